@@ -1,0 +1,15 @@
+//! IntentShield: an offline guard between AI coding agents and their tools.
+//!
+//! Layout, from the edge inwards:
+//! - [`adapters`]: one per harness; event JSON in, rendered answer out.
+//! - [`event`] and [`decision`]: the one normalized event and the one decision type.
+//! - [`policy`]: the ordered checks that turn an event and the session's state into a decision.
+//! - [`detect`], [`provenance`], [`shell`]: evidence the policy uses (injection rules, values
+//!   and where they came from, what a shell command does).
+//! - [`state`]: per-session taint and provenance, the MCP catalog and the audit, in SQLite.
+//! - [`hook`]: the `intentshield hook <harness>` pipeline, which fails closed.
+
+pub mod adapters;
+pub mod decision;
+pub mod detect;
+pub mod event;
