@@ -106,6 +106,10 @@ pub fn scan(text: &str, kind: TextKind) -> Report {
     let mut findings = rules::run(&norm, kind);
     for f in &mut findings {
         f.weight = rules::weight_of(f.rule, kind);
+        // Text that quotes an attack to discuss it ("phrases such as ...") counts one less.
+        if f.weight > 1 && rules::looks_like_mention(&norm.text, f.start) {
+            f.weight -= 1;
+        }
         if f.rule.starts_with("hidden.") || f.rule.starts_with("obfuscation.") {
             f.origin = "normalizer";
             f.input_offset = None;
@@ -120,7 +124,7 @@ pub fn scan(text: &str, kind: TextKind) -> Report {
             f.input_offset = norm.original_offset(f.start);
         }
     }
-    let score = rules::score(&findings, &norm, kind);
+    let score = rules::score(&findings, &norm);
     Report {
         findings,
         flagged: score >= rules::FLAG_THRESHOLD,

@@ -137,7 +137,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "override.ignore_previous",
         family: "instruction_override",
-        weights: [3, 3, 3, 3],
+        weights: [3, 3, 3, 2],
         literals: &["ignor", "disregard", "forget", "overlook", "neglect"],
         pattern: r"\b(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect)\b(?:\s+(?:all|any|each|every|of|the|your|my|its|these|those|this|that|everything|what|was|you|were|have|been|told|given|said|received|so|far|and|previously|completely|entirely))*\s+(?:previous|previously|prior|preceding|above|earlier|foregoing|former|original|initial|old|pre-?existing|existing|system|developer|safety|other|all)\s+(?:\w+\s+){0,2}?(?:instructions?|iunstructions|instrucitons|directions?|directives?|prompts?|commands?|guidelines?|rules|orders|tasks?|context|messages?|conversation|requests?|constraints|guidance|programming|text|information|input|content|data)\b|\b(?:forget|disregard|ignore)\s+(?:all\s+of\s+|everything\s+|all\s+)(?:the\s+)?(?:above|before|that\s+came\s+before|you\s+were\s+told|i\s+said|you\s+know)",
     },
@@ -456,6 +456,13 @@ pub static RULES: &[Rule] = &[
         pattern: r"\b(?:task|instructions?|request|question)\s+(?:that\s+)?i\s+(?:gave|assigned|sent|asked|provided)\s+(?:to\s+)?you\b|\bafter\s+you\s+(?:do|did|have\s+done|finish|complete)\s+(?:that|this|it)\s*,?\s+you\s+(?:can|may|should)\s+(?:solve|continue|complete|proceed|return|go\s+back)",
     },
     Rule {
+        id: "hijack.focus_only",
+        family: "task_hijack",
+        weights: [2, 2, 2, 1],
+        literals: &["focus", "concentrate", "rely"],
+        pattern: r"\b(?:focus|concentrate|rely)\s+(?:only|solely|exclusively)\s+on\s+(?:the\s+)?(?:following|this|below|these)\b|\b(?:focus|concentrate)\s+(?:\w+\s+)?exclusively\s+on\b",
+    },
+    Rule {
         id: "hijack.instead_of_task",
         family: "task_hijack",
         weights: [2, 2, 2, 1],
@@ -489,24 +496,28 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "hijack.output_directive",
         family: "task_hijack",
-        weights: [2, 1, 1, 0],
+        weights: [3, 2, 2, 0],
         literals: &[
             "your response",
-            "your reply",
             "your answer",
             "your responses",
-            "your replies",
             "your answers",
-            "your output",
             "your summary",
             "your next message",
         ],
-        pattern: r"\b(?:add|include|insert|append|integrate|incorporate|mention|embed|augment|enhance|enrich|end|start|begin|conclude|finish|format|encode|translate|write|express|suggest|recommend|promote|combine|group|convert|apply|invert|reverse|put|weave|inject|sprinkle|prepend|spell|capitali[sz]e|hint|allude|reference|state|claim|urge|encourage|invite|remind|advise|present|deliver|render|display|compose|craft|introduce|close|structure|use|provide)\w*\b[^.\n]{0,100}?\b(?:in|to|into|within|throughout|at\s+the\s+(?:end|start|beginning)\s+of|with|from)\s+(?:all\s+(?:of\s+)?)?your\s+(?:response|reply|answer|responses|replies|answers|output|summary|next\s+message)\b|\b(?:in|within)\s+your\s+(?:response|reply|answer)\s*,|\byour\s+(?:response|reply|answer|output)\s+(?:must|should|needs?\s+to)\b",
+        pattern: r"\b(?:add|include|insert|append|integrate|incorporate|mention|embed|augment|enhance|enrich|end|start|begin|conclude|finish|format|encode|translate|write|express|suggest|recommend|promote|combine|group|convert|apply|invert|reverse|put|weave|inject|sprinkle|prepend|spell|capitali[sz]e|hint|allude|reference|state|claim|urge|encourage|invite|remind|advise|present|deliver|render|display|compose|craft|introduce|close|structure|use|provide)\w*\b[^.\n]{0,100}?\b(?:in|to|into|within|throughout|at\s+the\s+(?:end|start|beginning)\s+of|with|from)\s+(?:all\s+(?:of\s+)?)?your\s+(?:response|answer|responses|answers|summary|next\s+message)\b|\b(?:in|within)\s+your\s+(?:response|answer)\s*,|\byour\s+(?:response|answer)\s+(?:must|should|needs?\s+to)\b",
+    },
+    Rule {
+        id: "hijack.reply_directive",
+        family: "task_hijack",
+        weights: [2, 1, 1, 0],
+        literals: &["your reply", "your replies", "your output"],
+        pattern: r"\b(?:add|include|insert|append|integrate|incorporate|mention|embed|augment|enhance|enrich|end|start|begin|conclude|finish|format|encode|translate|write|express|suggest|recommend|promote|combine|group|convert|apply|invert|reverse|put|weave|inject|sprinkle|prepend|spell|capitali[sz]e|hint|allude|reference|state|claim|urge|encourage|invite|remind|advise|present|deliver|render|display|compose|craft|introduce|close|structure|use|provide)\w*\b[^.\n]{0,100}?\b(?:in|to|into|within|throughout|at\s+the\s+(?:end|start|beginning)\s+of|with|from)\s+(?:all\s+(?:of\s+)?)?your\s+(?:reply|replies|output)\b|\b(?:in|within)\s+your\s+reply\s*,|\byour\s+(?:reply|output)\s+(?:must|should|needs?\s+to)\b",
     },
     Rule {
         id: "hijack.code_injection",
         family: "task_hijack",
-        weights: [2, 1, 1, 0],
+        weights: [3, 2, 1, 0],
         literals: &[
             "following",
             "below",
@@ -516,8 +527,9 @@ pub static RULES: &[Rule] = &[
             "your solution",
             "your codebase",
             "your algorithm",
+            "your program",
         ],
-        pattern: r"\b(?:following|below|subsequent|this|above)\s+(?:python\s+)?(?:code\s+)?(?:snippet|block|excerpt|section|segment|fragment|code)\b[^.\n]{0,80}?\b(?:in|into|to|within|as\s+(?:a\s+)?(?:part|component)\s+of|of|throughout)\s+(?:the\s+(?:logic|core|structure|fabric|essence)\s+of\s+)?your\s+(?:code|implementation|solution|codebase|program|algorithm|script|response|answer|project|software|application)\b|\byour\s+(?:code|implementation|solution|codebase|algorithm)\b[^.\n]{0,60}?\b(?:by\s+)?(?:adding|incorporating|embedding|including|utilizing|integrating|featuring)\s+(?:the\s+)?(?:following|below|subsequent)\s+(?:code\s+)?(?:snippet|block|excerpt|section|code)",
+        pattern: r"\b(?:following|below|subsequent|above)\s+(?:python\s+)?(?:code\s+)?(?:snippet|block|excerpt|section|segment|fragment|code)\b[^.\n]{0,80}?\byour\s+(?:code|implementation|solution|codebase|program|algorithm|response|answer)\b|\byour\s+(?:code|implementation|solution|codebase|algorithm|program)\b[^.\n]{0,60}?\b(?:following|below|subsequent)\s+(?:code\s+)?(?:snippet|block|excerpt|section|code)\b",
     },
     Rule {
         id: "payload.dangerous_code",
@@ -539,7 +551,7 @@ pub static RULES: &[Rule] = &[
             "pickle.load",
             "eval(",
         ],
-        pattern: r"\bos\.system\s*\(|\bsubprocess\.(?:run|call|popen|check_output)\b|\bshutil\.rmtree\s*\(|\brm\s+-rf\s+[/~]|\bcurl\s[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba)?sh\b|\bnc\s+-e\b|/dev/sda|\bmkfs\b|:\(\)\s*\{|\bchmod\s+777\b|\bwget\s[^\n|]{0,200}\|\s*(?:ba)?sh\b|base64\s+-d[^\n]{0,40}\|\s*(?:ba)?sh|\bpickle\.loads?\b|\beval\s*\(\s*(?:requests|urllib|base64)",
+        pattern: r"\bos\.system\s*\(|\bsubprocess\.(?:run|call|popen|check_output)\b|\bshutil\.rmtree\s*\(|\brm\s+-rf\s+[/~]|\bcurl\s[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba)?sh\b|\bnc\s+-e\b|/dev/sda|\bmkfs\b|:\(\)\s*\{|\bchmod\s+777\b|\bwget\s[^\n|]{0,200}\|\s*(?:ba)?sh\b|base64\s+-d[^\n]{0,40}\|\s*(?:ba)?sh|\bpickle\.loads?\b|\beval\s*\(\s*(?:requests|urllib|base64)|\bsock\.sendall\b|\bsmtplib\.smtp\b",
     },
     // ---------------------------------------------------------------- coercion / urgency
     Rule {
@@ -637,7 +649,7 @@ pub static RULES: &[Rule] = &[
             "submit",
             "post ",
         ],
-        pattern: r"\b(?:send|sends|forward|email|e-mail|post|upload|transfer|leak|submit|transmit|exfiltrate)\b[^\n]{0,120}?\b(?:to|at|into)\s+(?:my\s+(?:email\s+)?(?:address\s+)?|the\s+(?:email\s+)?address\s+|this\s+(?:email|address|url|endpoint)\s+)?['\x22`(<]?(?:[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}|https?://|www\.)",
+        pattern: r"\b(?:send|sends|forward|email|e-mail|post|upload|transfer|leak|submit|transmit|exfiltrate)\b[^\n]{0,120}?\b(?:to|at|into)\s+(?:my\s+(?:email\s+)?(?:address\s+)?|the\s+(?:email\s+)?address\s+|this\s+(?:email|address|url|endpoint)\s+)?['\x22`(<]?(?:[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}|https?://|www\.|[a-z]{2}\d{2}[a-z0-9]{10,30}\b)",
     },
     Rule {
         id: "exfil.secrets",
@@ -681,9 +693,9 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "tool.use_named_tool",
         family: "tool_directive",
-        weights: [2, 1, 1, 0],
+        weights: [3, 1, 1, 0],
         literals: &["tool"],
-        pattern: r"\b(?:use|call|invoke|run|execute|trigger|utilize|employ)\s+(?:the\s+)?(?:[`'\x22][a-z0-9_.-]+[`'\x22]|[a-z0-9]+(?:_[a-z0-9]+)+)\s+(?:tool|function)\s+(?:to|with|and|in\s+order\s+to|for)\b",
+        pattern: r"\b(?:use|call|invoke|run|execute|trigger|utilize|employ)\s+(?:the\s+)?(?:[`'\x22][a-z0-9_.-]+[`'\x22]|[a-z0-9]+(?:_[a-z0-9]+)+)\s+tool\s+(?:to|with|and|in\s+order\s+to|for)\b|\bby\s+(?:using|calling|invoking)\s+(?:the\s+)?(?:[`'\x22][a-z0-9_.-]+[`'\x22]|[a-z0-9]+(?:_[a-z0-9]+)+)\s+tool\b",
     },
     Rule {
         id: "tool.run_command",
@@ -993,25 +1005,64 @@ pub fn weight_of(rule: &str, kind: TextKind) -> u8 {
     }
 }
 
-/// Score of a set of findings: per family the highest weight, summed; plus one when a rule
-/// matched inside decoded (base64 / tag) text, since encoding instructions is itself evasive.
-pub fn score(findings: &[Finding], norm: &Normalized, kind: TextKind) -> u32 {
-    let mut fams: Vec<(&str, u8)> = Vec::new();
+/// Phrases that, shortly before a match, show the text *talks about* an attack rather than
+/// performing it ("phrases such as 'ignore previous instructions'").
+const MENTION_CUES: &[&str] = &[
+    "such as",
+    "e.g.",
+    "for example",
+    "for instance",
+    "phrases like",
+    "prompts like",
+    "attacks like",
+    "inputs like",
+    "strings like",
+    "the phrase",
+    "the words",
+    "says something like",
+    "tries to",
+    "attempts to",
+    "prompt injection",
+    "jailbreak",
+];
+
+/// True when a mention cue occurs in the 80 bytes before `start`.
+pub fn looks_like_mention(text: &str, start: usize) -> bool {
+    let s = floor_boundary(text, start.saturating_sub(80));
+    let e = floor_boundary(text, start);
+    let before = &text[s..e];
+    MENTION_CUES.iter().any(|c| before.contains(c))
+}
+
+/// Score of a set of findings (using each finding's `weight`): per family the highest weight,
+/// plus one when two different rules of weight 2 or more matched in that family; summed over
+/// families; plus one when a rule matched inside decoded (base64 / tag) text, since encoding
+/// instructions is itself evasive.
+pub fn score(findings: &[Finding], norm: &Normalized) -> u32 {
+    // (family, max weight, strong rules seen)
+    let mut fams: Vec<(&str, u8, u8)> = Vec::new();
     let mut in_decoded = false;
     for f in findings {
-        let w = weight_of(f.rule, kind);
+        let w = f.weight;
         if w == 0 {
             continue;
         }
         if f.start >= norm.visible_len && !f.rule.starts_with("hidden.") {
             in_decoded = true;
         }
-        match fams.iter_mut().find(|(fam, _)| *fam == f.family) {
-            Some(x) => x.1 = x.1.max(w),
-            None => fams.push((f.family, w)),
+        let strong = u8::from(w >= 2);
+        match fams.iter_mut().find(|(fam, _, _)| *fam == f.family) {
+            Some(x) => {
+                x.1 = x.1.max(w);
+                x.2 += strong;
+            }
+            None => fams.push((f.family, w, strong)),
         }
     }
-    fams.iter().map(|x| x.1 as u32).sum::<u32>() + u32::from(in_decoded)
+    fams.iter()
+        .map(|x| x.1 as u32 + u32::from(x.2 >= 2))
+        .sum::<u32>()
+        + u32::from(in_decoded)
 }
 
 #[cfg(test)]
