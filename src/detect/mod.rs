@@ -106,9 +106,9 @@ pub fn scan(text: &str, kind: TextKind) -> Report {
     let mut findings = rules::run(&norm, kind);
     for f in &mut findings {
         f.weight = rules::weight_of(f.rule, kind);
-        // Text that quotes an attack to discuss it ("phrases such as ...") counts one less.
+        // Text that quotes an attack to discuss it ("phrases such as ...") counts as weak.
         if f.weight > 1 && rules::looks_like_mention(&norm.text, f.start) {
-            f.weight -= 1;
+            f.weight = 1;
         }
         if f.rule.starts_with("hidden.") || f.rule.starts_with("obfuscation.") {
             f.origin = "normalizer";

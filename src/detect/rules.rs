@@ -297,15 +297,19 @@ pub static RULES: &[Rule] = &[
         weights: [3, 3, 3, 1],
         literals: &[
             "important>",
-            "information>",
-            "secret>",
-            "hidden>",
-            "note>",
             "instruction>",
             "instructions>",
+            "note>",
             "message>",
         ],
-        pattern: r"<\s*/?\s*(?:important|information|important[_ -]?(?:note|instructions?|message)|secret|hidden|system[_-]?(?:note|instructions?)|ai[_-]?(?:instructions?|note)|assistant[_-]?(?:instructions?|note)|llm[_-]?instructions?|agent[_-]?instructions?|secret[_-]?instructions?|hidden[_-]?instructions?)\s*>",
+        pattern: r"<\s*/?\s*(?:important|important[_ -]?(?:note|instructions?|message)|system[_-]?(?:note|instructions?)|ai[_-]?(?:instructions?|note)|assistant[_-]?(?:instructions?|note)|llm[_-]?instructions?|agent[_-]?instructions?|secret[_-]?instructions?|hidden[_-]?instructions?)\s*>",
+    },
+    Rule {
+        id: "directive.information_tag",
+        family: "hidden_directive",
+        weights: [2, 2, 2, 1],
+        literals: &["information>", "secret>", "hidden>"],
+        pattern: r"<\s*/?\s*(?:information|secret|hidden)\s*>",
     },
     Rule {
         id: "directive.instructions_tag",
@@ -472,9 +476,9 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "hijack.reply_only",
         family: "task_hijack",
-        weights: [1, 1, 1, 0],
+        weights: [2, 2, 2, 0],
         literals: &["only", "just", "exactly", "simply", "nothing else"],
-        pattern: r"\b(?:reply|respond|answer|say|write)\s+(?:with\s+|back\s+)?(?:only|just|exactly|simply)\s+(?:the\s+following|this|these\s+words|the\s+word|\x22)|\band\s+(?:absolutely\s+)?nothing\s+else\b",
+        pattern: r"\b(?:reply|respond|answer|say|write)\s+(?:with\s+|back\s+)?(?:only|just|exactly|simply)\s+(?:the\s+following|this|these\s+words|the\s+word|\x22)|\b(?:and|with)\s+absolutely\s+nothing\s+else\b",
     },
     Rule {
         id: "hijack.conditional_reply",
@@ -1005,33 +1009,53 @@ pub fn weight_of(rule: &str, kind: TextKind) -> u8 {
     }
 }
 
-/// Phrases that, shortly before a match, show the text *talks about* an attack rather than
-/// performing it ("phrases such as 'ignore previous instructions'").
-const MENTION_CUES: &[&str] = &[
+/// Phrases that introduce a quotation right before a match ("phrases such as 'ignore previous
+/// instructions'"): the text *talks about* an attack rather than performing it.
+const QUOTE_CUES: &[&str] = &[
     "such as",
+    "like",
     "e.g.",
-    "for example",
-    "for instance",
-    "phrases like",
-    "prompts like",
-    "attacks like",
-    "inputs like",
-    "strings like",
+    "e.g.,",
     "the phrase",
-    "the words",
-    "says something like",
-    "tries to",
-    "attempts to",
-    "prompt injection",
-    "jailbreak",
+    "the string",
+    "the text",
+    "says",
+    "containing",
 ];
 
-/// True when a mention cue occurs in the 80 bytes before `start`.
+/// Topic words that, in the 160 bytes before a match, show a discussion of attacks.
+const TOPIC_CUES: &[&str] = &[
+    "prompt injection",
+    "prompt-injection",
+    "injection attack",
+    "jailbreak",
+    "attack strings",
+    "attack payloads",
+    "malicious instructions",
+];
+
+/// True when the match at `start` looks quoted for discussion: a quote cue directly before it
+/// (only spaces, quotes or a colon between), or an attack-topic word in the 160 bytes before.
 pub fn looks_like_mention(text: &str, start: usize) -> bool {
-    let s = floor_boundary(text, start.saturating_sub(80));
     let e = floor_boundary(text, start);
+    let s = floor_boundary(text, start.saturating_sub(160));
     let before = &text[s..e];
-    MENTION_CUES.iter().any(|c| before.contains(c))
+    if TOPIC_CUES.iter().any(|c| before.contains(c)) {
+        return true;
+    }
+    let trimmed = before.trim_end_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ':' | '“' | '‘' | '«' | '(')
+    });
+    if trimmed.len() == before.len() {
+        return false;
+    }
+    QUOTE_CUES.iter().any(|c| {
+        trimmed.ends_with(c)
+            && trimmed[..trimmed.len() - c.len()]
+                .chars()
+                .next_back()
+                .is_none_or(|p| !p.is_alphanumeric())
+    })
 }
 
 /// Score of a set of findings (using each finding's `weight`): per family the highest weight,
