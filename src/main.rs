@@ -49,6 +49,7 @@ fn cli() -> clap::Command {
         .subcommand(commands::check::command())
         .subcommand(commands::log::command())
         .subcommand(commands::log::approve_command())
+        .subcommand(commands::scan::command())
 }
 
 /// Hand parse of `hook <harness> [--review X] [--outputs X] [--gemini-ask X] [--db P] [--config P]`
@@ -168,6 +169,7 @@ fn main() {
         Some(("check", sub)) => commands::check::run(sub),
         Some(("log", sub)) => commands::log::run(sub),
         Some(("approve", sub)) => commands::log::run_approve(sub),
+        Some(("scan", sub)) => commands::scan::run(sub),
         _ => 2,
     };
     std::process::exit(code);
