@@ -10,6 +10,8 @@
 //! - [`hook`]: the `intentshield hook <harness>` pipeline, which fails closed.
 
 pub mod adapters;
+pub mod commands;
 pub mod decision;
 pub mod detect;
 pub mod event;
+pub mod install;
