@@ -9,15 +9,16 @@ pub fn unified(label: &str, old: Option<&str>, new: Option<&str>) -> String {
     let a: Vec<&str> = old.map(|t| t.lines().collect()).unwrap_or_default();
     let b: Vec<&str> = new.map(|t| t.lines().collect()).unwrap_or_default();
     let ops = edit_script(&a, &b);
+    let sep = if label.starts_with('/') { "" } else { "/" };
     let mut out = format!(
         "--- {}\n+++ {}\n",
         if old.is_some() {
-            format!("a/{label}")
+            format!("a{sep}{label}")
         } else {
             "/dev/null".into()
         },
         if new.is_some() {
-            format!("b/{label}")
+            format!("b{sep}{label}")
         } else {
             "/dev/null".into()
         }
