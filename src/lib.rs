@@ -10,8 +10,16 @@
 //! - [`hook`]: the `intentshield hook <harness>` pipeline, which fails closed.
 
 pub mod adapters;
+pub mod catalog;
 pub mod commands;
+pub mod config;
 pub mod decision;
 pub mod detect;
 pub mod event;
+pub mod hook;
 pub mod install;
+pub mod paths;
+pub mod policy;
+pub mod provenance;
+pub mod shell;
+pub mod state;

@@ -1,1 +1,195 @@
-fn main() {}
+//! The `intentshield` binary. The hook path (`intentshield hook <harness>`) parses its few flags
+//! by hand and skips clap, since every tool call pays for its start-up; everything else goes
+//! through clap.
+
+use intentshield::commands;
+use intentshield::config::Flags;
+use intentshield::event::Harness;
+use intentshield::hook;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+const ABOUT: &str = "Offline guard between AI coding agents and their tools";
+
+fn cli() -> clap::Command {
+    clap::Command::new("intentshield")
+        .about(ABOUT)
+        .version(env!("CARGO_PKG_VERSION"))
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(
+            clap::Command::new("hook")
+                .about(
+                    "The hook a harness runs on every event: event JSON on stdin, answer on stdout",
+                )
+                .arg(
+                    clap::Arg::new("harness")
+                        .required(true)
+                        .help("claude, codex, cursor or gemini"),
+                )
+                .arg(
+                    clap::Arg::new("review")
+                        .long("review")
+                        .help("always, tainted (default) or never"),
+                )
+                .arg(
+                    clap::Arg::new("outputs")
+                        .long("outputs")
+                        .help("warn (default) or block"),
+                )
+                .arg(
+                    clap::Arg::new("gemini-ask")
+                        .long("gemini-ask")
+                        .help("deny (default) or ask"),
+                )
+                .arg(clap::Arg::new("db").long("db").help("Database file"))
+                .arg(clap::Arg::new("config").long("config").help("Config file")),
+        )
+        .subcommand(commands::check::command())
+        .subcommand(commands::log::command())
+        .subcommand(commands::log::approve_command())
+}
+
+/// Hand parse of `hook <harness> [--review X] [--outputs X] [--gemini-ask X] [--db P] [--config P]`
+/// (`--flag=value` too). `None` when anything else is there (clap then explains).
+fn parse_hook_args(args: &[String]) -> Option<(String, Flags)> {
+    let mut harness = None;
+    let mut flags = Flags::default();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        let (key, inline) = match a.split_once('=') {
+            Some((k, v)) if k.starts_with("--") => (k, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        let mut value = || -> Option<String> {
+            match &inline {
+                Some(v) => Some(v.clone()),
+                None => {
+                    i += 1;
+                    args.get(i).cloned()
+                }
+            }
+        };
+        match key {
+            "--review" => flags.review = Some(value()?),
+            "--outputs" => flags.outputs = Some(value()?),
+            "--gemini-ask" => flags.gemini_ask = Some(value()?),
+            "--db" => flags.db = Some(PathBuf::from(value()?)),
+            "--config" => flags.config = Some(PathBuf::from(value()?)),
+            "--harness" => harness = Some(value()?),
+            k if k.starts_with('-') => return None,
+            _ if harness.is_none() => harness = Some(a.clone()),
+            _ => return None,
+        }
+        i += 1;
+    }
+    Some((harness?, flags))
+}
+
+fn run_hook(harness: &str, flags: &Flags) -> i32 {
+    let input = match hook::read_stdin() {
+        Ok(b) => b,
+        Err(e) => {
+            let out = hook::fail(
+                Harness::from_name(harness),
+                None,
+                &format!("cannot read stdin: {e}"),
+            );
+            return emit(&out.rendered);
+        }
+    };
+    let out = hook::run(harness, flags, &input, None);
+    emit(&out.rendered)
+}
+
+fn emit(r: &intentshield::adapters::Rendered) -> i32 {
+    let mut so = std::io::stdout().lock();
+    let _ = so.write_all(r.stdout.as_bytes());
+    if !r.stdout.is_empty() {
+        let _ = so.write_all(b"\n");
+    }
+    let _ = so.flush();
+    if !r.stderr.is_empty() {
+        let mut se = std::io::stderr().lock();
+        let _ = writeln!(se, "{}", r.stderr);
+        let _ = se.flush();
+    }
+    r.exit_code
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("hook") {
+        if let Some((harness, flags)) = parse_hook_args(&args[1..]) {
+            // A panic anywhere must still end in an explicit deny: the harnesses let a call
+            // through when a hook crashes (hook-protocols.md §9, §10).
+            let message: Arc<Mutex<String>> = Arc::default();
+            let sink = Arc::clone(&message);
+            std::panic::set_hook(Box::new(move |info| {
+                if let Ok(mut m) = sink.lock() {
+                    *m = info.to_string();
+                }
+            }));
+            let code = match std::panic::catch_unwind(|| run_hook(&harness, &flags)) {
+                Ok(code) => code,
+                Err(_) => {
+                    let msg = message.lock().map(|m| m.clone()).unwrap_or_default();
+                    let out = hook::fail(
+                        Harness::from_name(&harness),
+                        None,
+                        &format!("internal error: {}", msg.lines().next().unwrap_or("panic")),
+                    );
+                    emit(&out.rendered)
+                }
+            };
+            // Exit without running destructors (perf-notes.md §1).
+            std::process::exit(code);
+        }
+        // Bad hook arguments: clap explains on stderr, but the harness still gets a deny.
+        let out = hook::fail(
+            args.get(1).and_then(|h| Harness::from_name(h)),
+            None,
+            &format!("bad hook arguments: {}", args[1..].join(" ")),
+        );
+        if let Err(e) = cli()
+            .try_get_matches_from(std::iter::once("intentshield".to_string()).chain(args.clone()))
+        {
+            if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) {
+                let _ = e.print();
+                std::process::exit(0);
+            }
+        }
+        std::process::exit(emit(&out.rendered));
+    }
+    let m = cli().get_matches();
+    let code = match m.subcommand() {
+        Some(("check", sub)) => commands::check::run(sub),
+        Some(("log", sub)) => commands::log::run(sub),
+        Some(("approve", sub)) => commands::log::run_approve(sub),
+        _ => 2,
+    };
+    std::process::exit(code);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_hook_args;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn hook_args() {
+        let (h, f) =
+            parse_hook_args(&s(&["codex", "--review", "always", "--db=/tmp/x.db"])).unwrap();
+        assert_eq!(h, "codex");
+        assert_eq!(f.review.as_deref(), Some("always"));
+        assert_eq!(f.db.unwrap().to_str(), Some("/tmp/x.db"));
+        assert!(parse_hook_args(&s(&["codex", "--bogus"])).is_none());
+        assert!(parse_hook_args(&s(&["codex", "--review"])).is_none());
+        assert!(parse_hook_args(&s(&[])).is_none());
+    }
+}

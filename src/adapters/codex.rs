@@ -71,9 +71,9 @@ pub fn render(event: &Event, d: &Decision) -> Rendered {
                 None => Rendered::silent(),
             }
         }
-        EventKind::PromptSubmit if d.verdict == Verdict::Deny => Rendered::stdout(
-            json!({"decision":"block","reason":super::reason_line(d)}).to_string(),
-        ),
+        EventKind::PromptSubmit if d.verdict == Verdict::Deny => {
+            Rendered::stdout(json!({"decision":"block","reason":super::reason_line(d)}).to_string())
+        }
         _ => Rendered::silent(),
     }
 }

@@ -75,8 +75,13 @@ fn tool(name: &str, input: Value, mcp_context: Option<&Value>) -> Tool {
     }
     let kind = match name {
         "run_shell_command" => ToolKind::Shell,
-        "read_file" | "read_many_files" | "glob" | "grep" | "search_file_content"
-        | "list_directory" | "ls" => ToolKind::FileRead,
+        "read_file"
+        | "read_many_files"
+        | "glob"
+        | "grep"
+        | "search_file_content"
+        | "list_directory"
+        | "ls" => ToolKind::FileRead,
         "write_file" | "replace" | "edit" => ToolKind::FileWrite,
         "web_fetch" | "google_web_search" => ToolKind::WebFetch,
         _ if name.starts_with("mcp_") => {
@@ -140,9 +145,9 @@ pub fn render(event: &Event, d: &Decision, opts: &RenderOptions) -> Rendered {
                 None => Rendered::silent(),
             }
         }
-        EventKind::PromptSubmit if d.verdict == Verdict::Deny => Rendered::stdout(
-            json!({"decision":"deny","reason":super::reason_line(d)}).to_string(),
-        ),
+        EventKind::PromptSubmit if d.verdict == Verdict::Deny => {
+            Rendered::stdout(json!({"decision":"deny","reason":super::reason_line(d)}).to_string())
+        }
         _ => Rendered::silent(),
     }
 }

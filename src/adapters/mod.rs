@@ -101,12 +101,14 @@ pub fn sniff(raw: &Value) -> Option<Harness> {
     {
         return Some(Harness::Cursor);
     }
-    if raw.get("timestamp").is_some() && name.starts_with("Before")
-        || name.starts_with("After")
-    {
+    if raw.get("timestamp").is_some() {
         return Some(Harness::Gemini);
     }
-    if raw.get("turn_id").is_some() {
+    let transcript = raw
+        .get("transcript_path")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if raw.get("turn_id").is_some() || transcript.contains("/.codex/") {
         return Some(Harness::Codex);
     }
     Some(Harness::Claude)

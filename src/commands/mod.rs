@@ -1,6 +1,8 @@
-//! Subcommands other than the hook itself. Each module exposes `command()` (a clap builder)
-//! and `run(&ArgMatches) -> i32` (the exit status).
+//! Subcommands other than the hook itself. Each exposes `command()` (its clap definition) and
+//! `run(&ArgMatches) -> i32` (the exit status).
 
+pub mod check;
 pub mod demo;
 pub mod doctor;
 pub mod install;
+pub mod log;

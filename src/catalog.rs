@@ -1,0 +1,295 @@
+//! The MCP catalog: what each server offers, pinned, scanned and shared through the database.
+//!
+//! Hooks never see tool descriptions; an MCP proxy does. This module is the part both share:
+//! - [`record_tools`] takes a `tools/list` result for one server, scans every tool's
+//!   agent-visible text as a description, fingerprints it, pins it on first sight, and
+//!   quarantines a tool that is poisoned, that changed since it was approved (rug pull), or
+//!   whose description names another server's tool (shadowing). Values in a poisoned
+//!   description (addresses, numbers) are remembered catalog-wide as
+//!   `Origin::DescriptionPoisoned`, so a hook sees where a call's recipient came from.
+//! - [`check_launch`] pins a server's launch (command, arguments, package version) and reports
+//!   a change (the postmark-mcp backdoor changed code, not descriptions).
+//! - [`approve`] accepts the current version of a server's tools.
+//!
+//! Sources: Invariant Labs, "MCP Security Notification: Tool Poisoning Attacks" (2025) for
+//! poisoning, rug pulls and shadowing; the postmark-mcp incident (2025) for launch pinning.
+
+use crate::decision::{Reason, Verdict};
+use crate::detect::{self, TextKind};
+use crate::provenance;
+use crate::state::{now, Origin, Result, Store};
+use rusqlite::{params, OptionalExtension};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// What the catalog concluded about one tool.
+#[derive(Debug, Clone)]
+pub struct ToolVerdict {
+    /// The tool's name.
+    pub tool: String,
+    /// Allow (listed), or Deny (quarantined: hidden and refused).
+    pub verdict: Verdict,
+    /// Why.
+    pub reason: Reason,
+    /// Rule ids and short evidence.
+    pub rules: Vec<String>,
+    /// One line for people.
+    pub message: String,
+}
+
+fn hex(d: &[u8]) -> String {
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The agent-visible text of a tool: title, description, and every description, title, enum
+/// and default value in its input schema, one per line. Depth-bounded.
+pub fn visible_text(tool: &Value) -> String {
+    let mut out = Vec::new();
+    for k in ["title", "description"] {
+        if let Some(s) = tool.get(k).and_then(Value::as_str) {
+            out.push(s.to_string());
+        }
+    }
+    fn walk(v: &Value, out: &mut Vec<String>, depth: usize) {
+        if depth > 16 {
+            return;
+        }
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    match (k.as_str(), x) {
+                        ("description" | "title" | "default", Value::String(s)) => {
+                            out.push(s.clone())
+                        }
+                        ("enum", Value::Array(a)) => {
+                            out.extend(a.iter().filter_map(Value::as_str).map(str::to_string))
+                        }
+                        _ => walk(x, out, depth + 1),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out, depth + 1)),
+            _ => {}
+        }
+    }
+    if let Some(s) = tool.get("inputSchema") {
+        walk(s, &mut out, 0);
+    }
+    out.join("\n")
+}
+
+/// SHA-256 over the tool's title, description, input and output schemas and annotations.
+pub fn fingerprint(tool: &Value) -> String {
+    let mut h = Sha256::new();
+    for k in [
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+    ] {
+        h.update(k.as_bytes());
+        h.update(
+            serde_json::to_string(tool.get(k).unwrap_or(&Value::Null))
+                .unwrap_or_default()
+                .as_bytes(),
+        );
+    }
+    hex(&h.finalize())
+}
+
+/// Records one server's `tools/list` result (every page) and returns a verdict per tool.
+///
+/// A tool seen for the first time is pinned (its fingerprint becomes the approved one) unless
+/// it is poisoned. A tool whose fingerprint differs from the approved one is quarantined until
+/// [`approve`].
+pub fn record_tools(store: &Store, server: &str, tools: &[Value]) -> Result<Vec<ToolVerdict>> {
+    let conn = store.conn();
+    let t = now();
+    // Other servers' tool names, for shadowing.
+    let mut others: Vec<(String, String)> = Vec::new();
+    {
+        let mut st = conn.prepare("SELECT server, tool FROM mcp_tools WHERE server<>?1")?;
+        let rows = st.query_map(params![server], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        for r in rows {
+            others.push(r?);
+        }
+    }
+    let mut out = Vec::new();
+    for tool in tools.iter().take(10_000) {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        let text = visible_text(tool);
+        let fp = fingerprint(tool);
+        let report = detect::scan(&text, TextKind::Description);
+        let mut rules: Vec<String> = report.findings.iter().map(|f| f.rule.to_string()).collect();
+        let lower = text.to_lowercase();
+        let shadowed: Vec<String> = others
+            .iter()
+            .filter(|(s, o)| {
+                o.len() >= 4
+                    && (lower.contains(&format!("{s}_{o}"))
+                        || lower.contains(&format!("({s}) {o}"))
+                        || lower.contains(&format!("{s}.{o}"))
+                        || lower.contains(&format!("{s}/{o}")))
+            })
+            .map(|(s, o)| format!("{s}/{o}"))
+            .collect();
+        let mentions_other_server = lower.contains("(mcp_") || !shadowed.is_empty();
+        let prior: Option<(Option<String>, String)> = conn
+            .query_row(
+                "SELECT approved_fingerprint, fingerprint FROM mcp_tools WHERE server=?1 AND tool=?2",
+                params![server, name],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let approved = prior.as_ref().and_then(|p| p.0.clone());
+        let drifted = approved.as_deref().is_some_and(|a| a != fp);
+        let (verdict, reason, message) = if report.flagged {
+            (
+                Verdict::Deny,
+                Reason::QuarantinedTool,
+                format!("{server}/{name}: the description carries instructions for the agent"),
+            )
+        } else if mentions_other_server {
+            rules.push("mcp.shadowing".into());
+            (
+                Verdict::Deny,
+                Reason::QuarantinedTool,
+                format!("{server}/{name}: the description steers another server's tool"),
+            )
+        } else if drifted {
+            rules.push("mcp.rug_pull".into());
+            (
+                Verdict::Deny,
+                Reason::QuarantinedTool,
+                format!("{server}/{name} changed since it was approved; run `intentshield mcp approve {server}`"),
+            )
+        } else {
+            (
+                Verdict::Allow,
+                Reason::Ok,
+                format!("{server}/{name}: listed"),
+            )
+        };
+        if drifted && verdict == Verdict::Deny && !rules.iter().any(|r| r == "mcp.rug_pull") {
+            rules.push("mcp.rug_pull".into());
+        }
+        let quarantined = verdict == Verdict::Deny;
+        let new_approved = match (&approved, quarantined) {
+            (Some(a), _) => Some(a.clone()),
+            (None, false) => Some(fp.clone()),
+            (None, true) => None,
+        };
+        conn.execute(
+            "INSERT INTO mcp_tools(server, tool, fingerprint, approved_fingerprint, description, input_schema, quarantined, quarantine_reason, first_seen, updated_at)
+             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)
+             ON CONFLICT(server, tool) DO UPDATE SET fingerprint=excluded.fingerprint,
+               approved_fingerprint=excluded.approved_fingerprint, description=excluded.description,
+               input_schema=excluded.input_schema, quarantined=excluded.quarantined,
+               quarantine_reason=excluded.quarantine_reason, updated_at=excluded.updated_at",
+            params![
+                server,
+                name,
+                fp,
+                new_approved,
+                tool.get("description").and_then(Value::as_str),
+                tool.get("inputSchema").map(|s| s.to_string()),
+                quarantined as i64,
+                if quarantined { Some(message.clone()) } else { None },
+                t
+            ],
+        )?;
+        if quarantined {
+            let vals: Vec<(String, &'static str)> = provenance::extract(&text)
+                .into_iter()
+                .map(|v| (v.text, v.kind))
+                .collect();
+            store.record_values(
+                "*",
+                &vals,
+                Origin::DescriptionPoisoned,
+                &format!("{server}/{name}"),
+            )?;
+        }
+        out.push(ToolVerdict {
+            tool: name.to_string(),
+            verdict,
+            reason,
+            rules,
+            message,
+        });
+    }
+    Ok(out)
+}
+
+/// Accepts the current version of every tool of `server`: their fingerprints become the
+/// approved ones and the quarantine for drift is lifted (poisoned tools stay quarantined).
+pub fn approve(store: &Store, server: &str) -> Result<usize> {
+    let n = store.conn().execute(
+        "UPDATE mcp_tools SET approved_fingerprint=fingerprint,
+           quarantined=CASE WHEN quarantine_reason LIKE '%carries instructions%' THEN quarantined ELSE 0 END,
+           quarantine_reason=CASE WHEN quarantine_reason LIKE '%carries instructions%' THEN quarantine_reason ELSE NULL END
+         WHERE server=?1",
+        params![server],
+    )?;
+    store.conn().execute(
+        "UPDATE mcp_servers SET launch_pin=launch_seen WHERE server=?1",
+        params![server],
+    )?;
+    Ok(n)
+}
+
+/// Pins a server's launch (a canonical string of command, arguments and package version) on
+/// first use; a different launch later is an ask until approved.
+pub fn check_launch(store: &Store, server: &str, launch: &str) -> Result<(Verdict, String)> {
+    let conn = store.conn();
+    let pin: Option<Option<String>> = conn
+        .query_row(
+            "SELECT launch_pin FROM mcp_servers WHERE server=?1",
+            params![server],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let t = now();
+    match pin.flatten() {
+        None => {
+            conn.execute(
+                "INSERT INTO mcp_servers(server, launch_pin, launch_seen, pinned_at, updated_at) VALUES(?1, ?2, ?2, ?3, ?3)
+                 ON CONFLICT(server) DO UPDATE SET launch_pin=excluded.launch_pin, launch_seen=excluded.launch_seen, pinned_at=excluded.pinned_at, updated_at=excluded.updated_at",
+                params![server, launch, t],
+            )?;
+            Ok((Verdict::Allow, format!("{server}: launch pinned")))
+        }
+        Some(p) if p == launch => Ok((Verdict::Allow, format!("{server}: launch matches its pin"))),
+        Some(p) => {
+            conn.execute(
+                "UPDATE mcp_servers SET launch_seen=?2, updated_at=?3 WHERE server=?1",
+                params![server, launch, t],
+            )?;
+            Ok((
+                Verdict::Ask,
+                format!("{server}: launch changed from '{p}' to '{launch}'; run `intentshield mcp approve {server}` if you expected this"),
+            ))
+        }
+    }
+}
+
+/// Whether a `tools/call` of `server/tool` may go through the proxy: unknown or quarantined
+/// tools are refused.
+pub fn check_call(store: &Store, server: &str, tool: &str) -> Result<(Verdict, String)> {
+    match store.catalog_tool(server, tool)? {
+        None => Ok((
+            Verdict::Deny,
+            format!("{server}/{tool} was never listed by the server"),
+        )),
+        Some(c) if c.quarantined => Ok((
+            Verdict::Deny,
+            c.quarantine_reason
+                .unwrap_or_else(|| format!("{server}/{tool} is quarantined")),
+        )),
+        Some(_) => Ok((Verdict::Allow, format!("{server}/{tool}: listed"))),
+    }
+}

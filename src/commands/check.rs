@@ -1,0 +1,160 @@
+//! `intentshield check`: run events through the hook's own code and show the decisions.
+//!
+//! Without `--db` it uses a private in-memory database, so the real state is never touched;
+//! events given together share it, in order (a prompt, then a tool result, then a call: one
+//! session's story). `--harness auto` guesses each file's harness from its shape.
+
+use crate::adapters;
+use crate::config::Flags;
+use crate::event::Harness;
+use crate::hook;
+use crate::state::Store;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use serde_json::json;
+use std::path::PathBuf;
+
+/// The clap definition.
+pub fn command() -> Command {
+    Command::new("check")
+        .about("Run hook events through the same code and print each decision, reason code, rules and evidence")
+        .arg(
+            Arg::new("harness")
+                .long("harness")
+                .default_value("auto")
+                .help("claude, codex, cursor, gemini, or auto (guess from each event's shape)"),
+        )
+        .arg(Arg::new("db").long("db").value_parser(clap::value_parser!(PathBuf)).help("Use this database instead of a private in-memory one"))
+        .arg(Arg::new("review").long("review").help("always, tainted (default) or never"))
+        .arg(Arg::new("outputs").long("outputs").help("warn (default) or block"))
+        .arg(Arg::new("gemini-ask").long("gemini-ask").help("deny (default) or ask"))
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("One JSON object per event"))
+        .arg(Arg::new("rendered").long("rendered").action(ArgAction::SetTrue).help("Also print exactly what the hook would print"))
+        .arg(
+            Arg::new("events")
+                .num_args(1..)
+                .required(true)
+                .help("Event JSON files (`-` for stdin)"),
+        )
+}
+
+/// Runs `check`. Exit status: 0 all allowed, 1 something asked or denied, 2 an error.
+pub fn run(m: &ArgMatches) -> i32 {
+    let flags = Flags {
+        review: m.get_one::<String>("review").cloned(),
+        outputs: m.get_one::<String>("outputs").cloned(),
+        gemini_ask: m.get_one::<String>("gemini-ask").cloned(),
+        db: m.get_one::<PathBuf>("db").cloned(),
+        config: None,
+    };
+    let harness_arg = m
+        .get_one::<String>("harness")
+        .map(String::as_str)
+        .unwrap_or("auto");
+    let mut mem = if flags.db.is_none() {
+        match Store::open_in_memory() {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("intentshield check: {e}");
+                return 2;
+            }
+        }
+    } else {
+        None
+    };
+    let json_out = m.get_flag("json");
+    let show_rendered = m.get_flag("rendered");
+    let mut worst = 0;
+    for file in m.get_many::<String>("events").into_iter().flatten() {
+        let input = if file == "-" {
+            match hook::read_stdin() {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("intentshield check: stdin: {e}");
+                    return 2;
+                }
+            }
+        } else {
+            match std::fs::read(file) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("intentshield check: {file}: {e}");
+                    return 2;
+                }
+            }
+        };
+        let harness = if harness_arg == "auto" {
+            serde_json::from_slice(&input)
+                .ok()
+                .and_then(|v| adapters::sniff(&v))
+                .unwrap_or(Harness::Claude)
+                .name()
+                .to_string()
+        } else {
+            harness_arg.to_string()
+        };
+        let out = hook::run(&harness, &flags, &input, mem.as_mut());
+        let d = &out.decision;
+        let (event, tool) = match &out.event {
+            Some(e) => (
+                e.event_name.clone(),
+                e.tool
+                    .as_ref()
+                    .map(|t| t.display_name())
+                    .unwrap_or_default(),
+            ),
+            None => (String::new(), String::new()),
+        };
+        if json_out {
+            println!(
+                "{}",
+                json!({
+                    "file": file, "harness": harness, "event": event, "tool": tool,
+                    "decision": d.verdict.name(), "reason": d.reason.code(),
+                    "message": d.message, "rules": d.rules, "evidence": d.evidence,
+                    "updated_input": d.updated_input, "context": d.context,
+                    "stdout": out.rendered.stdout, "stderr": out.rendered.stderr, "exit_code": out.rendered.exit_code,
+                })
+            );
+        } else {
+            let name = std::path::Path::new(file)
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_else(|| file.clone());
+            println!(
+                "{:<5} {:<34} {:<8} {:<20} {:<30} {}",
+                d.verdict.name(),
+                d.reason.code(),
+                harness,
+                event,
+                tool,
+                name
+            );
+            println!("      {}", d.message);
+            if !d.rules.is_empty() {
+                println!("      rules: {}", d.rules.join(", "));
+            }
+            for e in &d.evidence {
+                println!(
+                    "      evidence: {}",
+                    e.chars().take(160).collect::<String>()
+                );
+            }
+            if let Some(u) = &d.updated_input {
+                println!("      rewritten arguments: {u}");
+            }
+            if show_rendered {
+                println!(
+                    "      rendered: exit {} stdout {:?} stderr {:?}",
+                    out.rendered.exit_code, out.rendered.stdout, out.rendered.stderr
+                );
+            }
+        }
+        let level = match d.verdict {
+            crate::decision::Verdict::Allow => 0,
+            _ if d.reason == crate::decision::Reason::Error => 2,
+            _ => 1,
+        };
+        worst = worst.max(level);
+    }
+    worst
+}

@@ -1,0 +1,255 @@
+//! Operator settings: review mode, what to do with injected outputs, Gemini CLI's "ask",
+//! read-only tools, the database path.
+//!
+//! Precedence: command-line flag, then environment (`INTENTSHIELD_REVIEW`,
+//! `INTENTSHIELD_OUTPUTS`, `INTENTSHIELD_GEMINI_ASK`, `INTENTSHIELD_DB`), then the config file
+//! (`$INTENTSHIELD_CONFIG`, else `config.toml` in the platform config directory; see
+//! `configs/intentshield.toml`), then defaults. An invalid value from any source is an error
+//! at start: the hook then fails closed.
+
+use crate::adapters::AskMode;
+use std::path::PathBuf;
+
+/// When state-changing calls need a person's confirmation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Review {
+    /// Every state-changing call asks.
+    Always,
+    /// State-changing calls ask once the session is tainted (default).
+    Tainted,
+    /// Never ask for taint alone (provenance and built-in rules still apply).
+    Never,
+}
+
+/// What happens to a tool result that carries injected instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outputs {
+    /// Admit it, taint the session, and tell the model it is data (default).
+    Warn,
+    /// Replace it with a notice where the harness allows (and taint the session).
+    Block,
+}
+
+/// The settings in force for one invocation.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `--review`.
+    pub review: Review,
+    /// `--outputs`.
+    pub outputs: Outputs,
+    /// `--gemini-ask`.
+    pub gemini_ask: AskMode,
+    /// Tools the operator declares read-only: `server/tool` names or built-in names, with `*`
+    /// as a wildcard (`github/get_*`).
+    pub read_only_tools: Vec<String>,
+    /// Database file; `None` means the default location.
+    pub db: Option<PathBuf>,
+    /// The config file that was read, if any.
+    pub file: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            review: Review::Tainted,
+            outputs: Outputs::Warn,
+            gemini_ask: AskMode::Deny,
+            read_only_tools: Vec::new(),
+            db: None,
+            file: None,
+        }
+    }
+}
+
+/// Parses `always|tainted|never`.
+pub fn parse_review(s: &str) -> Result<Review, String> {
+    match s {
+        "always" => Ok(Review::Always),
+        "tainted" => Ok(Review::Tainted),
+        "never" => Ok(Review::Never),
+        _ => Err(format!(
+            "invalid review mode '{s}': expected always, tainted or never"
+        )),
+    }
+}
+
+/// Parses `warn|block`.
+pub fn parse_outputs(s: &str) -> Result<Outputs, String> {
+    match s {
+        "warn" => Ok(Outputs::Warn),
+        "block" => Ok(Outputs::Block),
+        _ => Err(format!(
+            "invalid outputs mode '{s}': expected warn or block"
+        )),
+    }
+}
+
+/// Parses `deny|ask`.
+pub fn parse_ask(s: &str) -> Result<AskMode, String> {
+    match s {
+        "deny" => Ok(AskMode::Deny),
+        "ask" => Ok(AskMode::Ask),
+        _ => Err(format!(
+            "invalid gemini-ask mode '{s}': expected deny or ask"
+        )),
+    }
+}
+
+/// Command-line values (already split out by the CLI); `None` when not given.
+#[derive(Debug, Clone, Default)]
+pub struct Flags {
+    /// `--review`.
+    pub review: Option<String>,
+    /// `--outputs`.
+    pub outputs: Option<String>,
+    /// `--gemini-ask`.
+    pub gemini_ask: Option<String>,
+    /// `--db`.
+    pub db: Option<PathBuf>,
+    /// `--config`.
+    pub config: Option<PathBuf>,
+}
+
+/// The config file's path: `--config`, `$INTENTSHIELD_CONFIG`, or the platform default.
+pub fn config_path(flag: Option<&PathBuf>) -> Option<PathBuf> {
+    if let Some(p) = flag {
+        return Some(p.clone());
+    }
+    if let Some(p) = std::env::var_os("INTENTSHIELD_CONFIG").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    directories::ProjectDirs::from("", "", "intentshield")
+        .map(|d| d.config_dir().join("config.toml"))
+}
+
+/// Loads the settings. Errors name the source of the bad value.
+pub fn load(flags: &Flags) -> Result<Config, String> {
+    let mut cfg = Config::default();
+    let explicit = flags.config.is_some() || std::env::var_os("INTENTSHIELD_CONFIG").is_some();
+    if let Some(path) = config_path(flags.config.as_ref()) {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                apply_file(&mut cfg, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+                cfg.file = Some(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => {}
+            Err(e) => return Err(format!("cannot read config {}: {e}", path.display())),
+        }
+    }
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    if let Some(v) = env("INTENTSHIELD_REVIEW") {
+        cfg.review = parse_review(&v).map_err(|e| format!("INTENTSHIELD_REVIEW: {e}"))?;
+    }
+    if let Some(v) = env("INTENTSHIELD_OUTPUTS") {
+        cfg.outputs = parse_outputs(&v).map_err(|e| format!("INTENTSHIELD_OUTPUTS: {e}"))?;
+    }
+    if let Some(v) = env("INTENTSHIELD_GEMINI_ASK") {
+        cfg.gemini_ask = parse_ask(&v).map_err(|e| format!("INTENTSHIELD_GEMINI_ASK: {e}"))?;
+    }
+    if let Some(v) = &flags.review {
+        cfg.review = parse_review(v).map_err(|e| format!("--review: {e}"))?;
+    }
+    if let Some(v) = &flags.outputs {
+        cfg.outputs = parse_outputs(v).map_err(|e| format!("--outputs: {e}"))?;
+    }
+    if let Some(v) = &flags.gemini_ask {
+        cfg.gemini_ask = parse_ask(v).map_err(|e| format!("--gemini-ask: {e}"))?;
+    }
+    if let Some(db) = &flags.db {
+        cfg.db = Some(db.clone());
+    }
+    Ok(cfg)
+}
+
+fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
+    if text.len() > 1024 * 1024 {
+        return Err("config file over 1 MiB".into());
+    }
+    let doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        e.to_string()
+            .lines()
+            .next()
+            .unwrap_or("parse error")
+            .to_string()
+    })?;
+    let get_str = |k: &str| doc.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    if let Some(v) = get_str("review") {
+        cfg.review = parse_review(&v)?;
+    }
+    if let Some(v) = get_str("outputs") {
+        cfg.outputs = parse_outputs(&v)?;
+    }
+    if let Some(v) = get_str("gemini_ask") {
+        cfg.gemini_ask = parse_ask(&v)?;
+    }
+    if let Some(v) = get_str("db") {
+        cfg.db = Some(PathBuf::from(v));
+    }
+    if let Some(arr) = doc.get("read_only_tools") {
+        let arr = arr
+            .as_array()
+            .ok_or("read_only_tools must be an array of strings")?;
+        for item in arr.iter() {
+            let s = item
+                .as_str()
+                .ok_or("read_only_tools must be an array of strings")?;
+            cfg.read_only_tools.push(s.to_string());
+        }
+    }
+    Ok(())
+}
+
+/// Matches a tool name against a `read_only_tools` pattern (`*` matches any run of characters).
+pub fn tool_pattern_matches(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == name;
+    }
+    let mut rest = name;
+    for (i, part) in parts.iter().enumerate() {
+        if i == 0 {
+            match rest.strip_prefix(part) {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        } else if i == parts.len() - 1 {
+            return rest.ends_with(part);
+        } else {
+            match rest.find(part) {
+                Some(pos) => rest = &rest[pos + part.len()..],
+                None => return false,
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns() {
+        assert!(tool_pattern_matches(
+            "github/get_*",
+            "github/get_file_contents"
+        ));
+        assert!(!tool_pattern_matches("github/get_*", "github/create_issue"));
+        assert!(tool_pattern_matches("*/list_*", "slack/list_channels"));
+        assert!(tool_pattern_matches("Bash", "Bash"));
+    }
+
+    #[test]
+    fn file_values_are_checked() {
+        let mut c = Config::default();
+        assert!(apply_file(&mut c, "review = \"sometimes\"").is_err());
+        assert!(apply_file(&mut Config::default(), "read_only_tools = [\"a/*\", 3]").is_err());
+        apply_file(
+            &mut c,
+            "review = \"always\"\nread_only_tools = [\"x/get_*\"]",
+        )
+        .unwrap();
+        assert_eq!(c.review, Review::Always);
+        assert_eq!(c.read_only_tools, vec!["x/get_*"]);
+    }
+}

@@ -1,0 +1,219 @@
+//! `intentshield hook <harness>`: read one event on stdin, decide, record, answer.
+//!
+//! Fails closed: a bad flag or environment value, an unknown harness, input over
+//! [`MAX_INPUT`], invalid UTF-8, malformed or truncated JSON, a locked or corrupt database, or
+//! a panic all end in an explicit deny on a before-tool event (exit 2 with the reason on
+//! stderr, or Cursor's deny JSON), never in the harness's fail-open paths (a crash, a timeout,
+//! junk on stdout). The error is also appended to `errors.log` beside the database. Nothing
+//! but the harness's answer is written to stdout.
+
+use crate::adapters::{self, RenderOptions, Rendered};
+use crate::config::{self, Flags};
+use crate::decision::Decision;
+use crate::event::{Event, Harness};
+use crate::paths::PathContext;
+use crate::policy::{self, Context};
+use crate::state::{self, AuditEntry, Store};
+use serde_json::Value;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Largest event accepted on stdin (bytes): 16 MiB.
+pub const MAX_INPUT: usize = 16 * 1024 * 1024;
+
+/// The result of one invocation, for `check` and tests.
+pub struct Outcome {
+    /// The normalized event, when it could be read.
+    pub event: Option<Event>,
+    /// The decision (an error decision when something failed).
+    pub decision: Decision,
+    /// What is printed and the exit status.
+    pub rendered: Rendered,
+}
+
+/// Runs the hook on `input` for the harness named `harness` (as given on the command line).
+///
+/// `db` overrides the database location (`None`: `--db`, `INTENTSHIELD_DB`, config, default).
+/// `store` may be given to use an already open store (`check` uses an in-memory one).
+pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>) -> Outcome {
+    let Some(mut harness) = Harness::from_name(harness) else {
+        return fail(
+            None,
+            None,
+            &format!("unknown harness '{harness}' (expected claude, codex, cursor or gemini)"),
+        );
+    };
+    let cfg = match config::load(flags) {
+        Ok(c) => c,
+        Err(e) => return fail(Some(harness), None, &format!("bad setting: {e}")),
+    };
+    if input.len() > MAX_INPUT {
+        return fail(
+            Some(harness),
+            None,
+            &format!(
+                "event is {} bytes, over the {} byte limit",
+                input.len(),
+                MAX_INPUT
+            ),
+        );
+    }
+    let text = match std::str::from_utf8(input) {
+        Ok(t) => t,
+        Err(e) => {
+            return fail(
+                Some(harness),
+                None,
+                &format!("event is not valid UTF-8: {e}"),
+            )
+        }
+    };
+    let raw: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return fail(
+                Some(harness),
+                None,
+                &format!("event is not valid JSON: {e}"),
+            )
+        }
+    };
+    // Cursor also runs hooks from Claude Code's settings files (hook-protocols.md §3.6).
+    if harness == Harness::Claude && adapters::sniff(&raw) == Some(Harness::Cursor) {
+        harness = Harness::Cursor;
+    }
+    let event_name = raw.get("hook_event_name").and_then(Value::as_str);
+    let ev = match adapters::parse(harness, &raw) {
+        Ok(ev) => ev,
+        Err(e) => return fail(Some(harness), event_name, &format!("malformed event: {e}")),
+    };
+    let opts = RenderOptions {
+        gemini_ask: cfg.gemini_ask,
+    };
+    let db_path = match &cfg.db {
+        Some(p) => Ok(p.clone()),
+        None => state::default_db_path(),
+    };
+    let mut own = Vec::new();
+    if let Ok(p) = &db_path {
+        if let Some(dir) = p.parent() {
+            own.push(dir.to_path_buf());
+        }
+        own.push(p.clone());
+    }
+    if let Some(c) = config::config_path(flags.config.as_ref()) {
+        own.push(c);
+    }
+    let ctx = Context {
+        config: &cfg,
+        paths: PathContext::new(ev.cwd.as_deref(), own),
+    };
+    let result = match store {
+        Some(s) => decide_and_record(&ev, s, &ctx),
+        None => match &db_path {
+            Ok(p) => match Store::open(p) {
+                Ok(mut s) => decide_and_record(&ev, &mut s, &ctx),
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(state::StateError(e.0.clone())),
+        },
+    };
+    match result {
+        Ok(d) => {
+            let rendered = adapters::render(&ev, &d, &opts);
+            Outcome {
+                event: Some(ev),
+                decision: d,
+                rendered,
+            }
+        }
+        Err(e) => {
+            let msg = e.to_string();
+            log_error(db_path.as_ref().ok().map(PathBuf::as_path), &msg);
+            let mut out = fail(Some(harness), Some(&ev.event_name), &msg);
+            out.event = Some(ev);
+            out
+        }
+    }
+}
+
+fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state::Result<Decision> {
+    store.begin()?;
+    let result = (|| {
+        let mut d = policy::decide(ev, store, ctx)?;
+        let digest = ev.tool.as_ref().map(policy::args_digest);
+        let tool = ev.tool.as_ref().map(|t| t.display_name());
+        let id = store.record_decision(&AuditEntry {
+            harness: ev.harness.name(),
+            session_id: &ev.session_id,
+            event: &ev.event_name,
+            tool: tool.as_deref(),
+            verdict: d.verdict.name(),
+            reason_code: d.reason.code(),
+            rules: &d.rules,
+            args_digest: digest.as_deref(),
+            message: &d.message,
+        })?;
+        d.audit_id = Some(id);
+        Ok(d)
+    })();
+    match result {
+        Ok(d) => {
+            store.commit()?;
+            Ok(d)
+        }
+        Err(e) => {
+            store.rollback();
+            Err(e)
+        }
+    }
+}
+
+/// The fail-closed outcome for an error.
+pub fn fail(harness: Option<Harness>, event_name: Option<&str>, msg: &str) -> Outcome {
+    let decision = Decision::error(msg);
+    let rendered = match harness {
+        Some(h) => adapters::render_error(h, event_name, msg),
+        // Unknown harness: exit 2 with the reason on stderr blocks in all four (Cursor treats
+        // exit 2 on a permission event as a deny).
+        None => Rendered {
+            stdout: String::new(),
+            stderr: format!("IntentShield blocked this call because it could not check it: {msg}"),
+            exit_code: 2,
+        },
+    };
+    Outcome {
+        event: None,
+        decision,
+        rendered,
+    }
+}
+
+/// Appends one line to `errors.log` beside the database (best effort, capped at 1 MiB).
+pub fn log_error(db: Option<&Path>, msg: &str) {
+    use std::io::Write;
+    let Some(dir) = db.and_then(Path::parent) else {
+        return;
+    };
+    let path = dir.join("errors.log");
+    if std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) > 1024 * 1024 {
+        let _ = std::fs::rename(&path, dir.join("errors.log.1"));
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    {
+        let _ = writeln!(f, "{} {}", state::now(), msg.replace('\n', " "));
+    }
+}
+
+/// Reads stdin up to [`MAX_INPUT`] + 1 bytes (so an oversized event is detected, not cut).
+pub fn read_stdin() -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(8192);
+    std::io::stdin()
+        .lock()
+        .take(MAX_INPUT as u64 + 1)
+        .read_to_end(&mut buf)?;
+    Ok(buf)
+}

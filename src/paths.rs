@@ -1,0 +1,218 @@
+//! File paths the guard protects, whatever tool writes them.
+//!
+//! Writing an agent's hook, MCP or permission settings is code execution: the next session
+//! runs whatever the file names (Cursor started new `mcp.json` entries without approval,
+//! CVE-2025-54135; see `../shared/cases/public-reports.jsonl`, `mcp-config-write`). So is
+//! adding a git hook. And a guard whose own configuration or database can be rewritten by the
+//! agent it guards guards nothing.
+
+use std::path::{Component, Path, PathBuf};
+
+/// Where relative and `~` paths are resolved from.
+#[derive(Debug, Clone, Default)]
+pub struct PathContext {
+    /// `$HOME`.
+    pub home: Option<String>,
+    /// The agent's working directory (from the event).
+    pub cwd: Option<String>,
+    /// Our own files: the database, its directory, our config file.
+    pub own: Vec<PathBuf>,
+}
+
+impl PathContext {
+    /// Context from the environment and the event's cwd.
+    pub fn new(cwd: Option<&str>, own: Vec<PathBuf>) -> PathContext {
+        PathContext {
+            home: std::env::var("HOME").ok().filter(|h| !h.is_empty()),
+            cwd: cwd.map(str::to_string),
+            own,
+        }
+    }
+
+    /// Expands `~`, `$HOME`, `${HOME}`, makes relative paths absolute against cwd, and removes
+    /// `.` and `..` lexically. Never touches the file system.
+    pub fn resolve(&self, p: &str) -> PathBuf {
+        let p = p.trim();
+        let home = self.home.as_deref().unwrap_or("/root");
+        let expanded = if p == "~" {
+            home.to_string()
+        } else if let Some(rest) = p.strip_prefix("~/") {
+            format!("{home}/{rest}")
+        } else if let Some(rest) = p.strip_prefix("$HOME") {
+            format!("{home}{rest}")
+        } else if let Some(rest) = p.strip_prefix("${HOME}") {
+            format!("{home}{rest}")
+        } else {
+            p.to_string()
+        };
+        let path = Path::new(&expanded);
+        let joined = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            Path::new(self.cwd.as_deref().unwrap_or("/")).join(path)
+        };
+        let mut out = PathBuf::from("/");
+        for c in joined.components() {
+            match c {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::Normal(s) => out.push(s),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// True when `p` (resolved) is inside the working directory.
+    pub fn in_workspace(&self, p: &Path) -> bool {
+        match &self.cwd {
+            Some(cwd) => p.starts_with(self.resolve(cwd)),
+            None => false,
+        }
+    }
+
+    /// The protection rule a write to `p` breaks, if any. `p` is resolved first.
+    pub fn protected(&self, p: &str) -> Option<&'static str> {
+        let r = self.resolve(p);
+        let s = r.to_string_lossy();
+        let name = r
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let parent = r
+            .parent()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        for own in &self.own {
+            if r.starts_with(own) || own.starts_with(&r) && r != Path::new("/") {
+                return Some("protect.intentshield_state");
+            }
+        }
+        if parent == ".claude" && name.starts_with("settings") && name.ends_with(".json") {
+            return Some("protect.claude_settings");
+        }
+        if name == ".mcp.json" || name == ".claude.json" {
+            return Some("protect.mcp_config");
+        }
+        if let Some(home) = &self.home {
+            for dir in [".cursor", ".codex", ".gemini"] {
+                if r.starts_with(Path::new(home).join(dir)) {
+                    return Some(match dir {
+                        ".cursor" => "protect.cursor_config",
+                        ".codex" => "protect.codex_config",
+                        _ => "protect.gemini_config",
+                    });
+                }
+            }
+            if r.starts_with(Path::new(home).join(".config/Claude"))
+                || r.starts_with(Path::new(home).join(".codeium/windsurf"))
+            {
+                return Some("protect.mcp_config");
+            }
+        }
+        match (parent.as_ref(), name.as_ref()) {
+            (".cursor", "hooks.json" | "mcp.json" | "cli.json" | "permissions.json") => {
+                return Some("protect.cursor_config")
+            }
+            (".codex", "config.toml" | "hooks.json") => return Some("protect.codex_config"),
+            (".gemini", "settings.json" | "trusted_hooks.json") => {
+                return Some("protect.gemini_config")
+            }
+            (".vscode", "mcp.json" | "settings.json") => return Some("protect.mcp_config"),
+            _ => {}
+        }
+        // Git hooks run code on the next commit: persistence outside the requested change.
+        if s.contains("/.git/hooks/") || s.ends_with("/.git/hooks") || s.ends_with("/.git/config") {
+            return Some("protect.git_hooks");
+        }
+        if s.contains("/.husky/") {
+            return Some("protect.git_hooks");
+        }
+        None
+    }
+}
+
+/// Files a Codex `apply_patch` text writes: `*** Add File:`, `*** Update File:`,
+/// `*** Delete File:` and `*** Move to:` lines.
+pub fn patch_targets(patch: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in patch.lines().take(100_000) {
+        for prefix in [
+            "*** Add File:",
+            "*** Update File:",
+            "*** Delete File:",
+            "*** Move to:",
+        ] {
+            if let Some(rest) = line.strip_prefix(prefix) {
+                out.push(rest.trim().to_string());
+            }
+        }
+        // Unified diffs (`+++ b/path`).
+        if let Some(rest) = line.strip_prefix("+++ ") {
+            let p = rest.trim();
+            let p = p.strip_prefix("b/").unwrap_or(p);
+            if p != "/dev/null" {
+                out.push(p.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx() -> PathContext {
+        PathContext {
+            home: Some("/home/dev".into()),
+            cwd: Some("/home/dev/proj".into()),
+            own: vec![PathBuf::from("/home/dev/.local/share/intentshield")],
+        }
+    }
+
+    #[test]
+    fn protects_agent_configuration() {
+        let c = ctx();
+        for p in [
+            "/home/dev/proj/.claude/settings.json",
+            ".claude/settings.local.json",
+            "~/.cursor/mcp.json",
+            "~/.codex/config.toml",
+            "~/.gemini/settings.json",
+            ".mcp.json",
+            "../other/.mcp.json",
+            ".git/hooks/pre-commit",
+            "/home/dev/.local/share/intentshield/intentshield.db",
+            "$HOME/.claude.json",
+        ] {
+            assert!(c.protected(p).is_some(), "{p}");
+        }
+        for p in [
+            "src/app.py",
+            "docs/claude-settings.md",
+            ".env.example",
+            "node_modules",
+            "/home/dev/proj/.claude/agents/reviewer.md",
+        ] {
+            assert!(c.protected(p).is_none(), "{p}");
+        }
+    }
+
+    #[test]
+    fn resolves_dot_dot() {
+        let c = ctx();
+        assert_eq!(c.resolve("a/../../x/./y"), PathBuf::from("/home/dev/x/y"));
+    }
+
+    #[test]
+    fn patch_files() {
+        let p = "*** Begin Patch\n*** Add File: .git/hooks/pre-commit\n+x\n*** Update File: src/app.py\n*** End Patch";
+        assert_eq!(
+            patch_targets(p),
+            vec![".git/hooks/pre-commit", "src/app.py"]
+        );
+    }
+}

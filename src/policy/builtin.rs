@@ -1,0 +1,207 @@
+//! Always-deny rules for built-in tools (shell, file writes, patches), and secret material in
+//! outbound arguments.
+//!
+//! Kept small and precise: everyday work (`rm -rf node_modules && npm ci`, reading
+//! `.env.example`, writing documentation that mentions dangerous commands, `git push`) must
+//! pass untouched.
+
+use crate::decision::{Decision, Reason, Verdict};
+use crate::event::{Tool, ToolKind};
+use crate::paths::{patch_targets, PathContext};
+use crate::shell;
+use serde_json::Value;
+
+/// Files a file-writing tool writes: `file_path`/`path`/`notebook_path`/`target_file` fields,
+/// and the targets of a Codex `apply_patch` (patch text in `command` or `input`).
+pub fn write_targets(tool: &Tool) -> Vec<String> {
+    let mut out = Vec::new();
+    if tool.name == "apply_patch" {
+        for key in ["command", "input", "patch"] {
+            if let Some(p) = tool.input.get(key).and_then(Value::as_str) {
+                out.extend(patch_targets(p));
+            }
+        }
+        if let Value::String(p) = &tool.input {
+            out.extend(patch_targets(p));
+        }
+        return out;
+    }
+    for key in [
+        "file_path",
+        "path",
+        "notebook_path",
+        "target_file",
+        "filePath",
+        "absolute_path",
+        "dir_path",
+    ] {
+        if let Some(p) = tool.input.get(key).and_then(Value::as_str) {
+            out.push(p.to_string());
+        }
+    }
+    if let Some(edits) = tool.input.get("edits").and_then(Value::as_array) {
+        for e in edits {
+            if let Some(p) = e.get("file_path").and_then(Value::as_str) {
+                out.push(p.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Runs the built-in deny rules on one call.
+pub fn check(tool: &Tool, paths: &PathContext) -> Vec<Decision> {
+    let mut out = Vec::new();
+    let name = tool.display_name();
+    let mut targets: Vec<String> = Vec::new();
+    match tool.kind {
+        ToolKind::FileWrite => targets.extend(write_targets(tool)),
+        ToolKind::Shell => {
+            let cmd = tool.shell_command().unwrap_or("");
+            let a = shell::analyze(cmd);
+            targets.extend(a.writes());
+            if let Some(p) = a.pipe_to_shell() {
+                out.push(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::PipeToShell,
+                        format!("{name} pipes a download into an interpreter ({p})"),
+                    )
+                    .rule("shell.pipe_to_shell"),
+                );
+            }
+            if let Some(s) = a.secret_egress() {
+                out.push(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::SecretEgress,
+                        format!("{name} sends a secret ({s}) to the network"),
+                    )
+                    .rule("shell.secret_egress")
+                    .evidence(s),
+                );
+            }
+            if let Some(x) = a.nested_agent_unsafe() {
+                out.push(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::NestedAgentUnsafe,
+                        format!(
+                            "{name} starts a coding agent with its permission checks off ({x})"
+                        ),
+                    )
+                    .rule("shell.nested_agent_unsafe"),
+                );
+            }
+        }
+        _ => {}
+    }
+    for t in targets {
+        if let Some(rule) = paths.protected(&t) {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::ProtectedPath,
+                    format!(
+                        "{name} writes {t}, which configures an agent, its hooks or this guard"
+                    ),
+                )
+                .rule(rule)
+                .evidence(t),
+            );
+            break;
+        }
+    }
+    // Patches that plant a pipe-to-shell in any file (a git hook, a script).
+    if tool.name == "apply_patch" {
+        let added: String = write_text(tool);
+        if shell::analyze(&added).pipe_to_shell().is_some() && out.is_empty() {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::PipeToShell,
+                    format!("{name} adds a command that pipes a download into a shell"),
+                )
+                .rule("patch.pipe_to_shell"),
+            );
+        }
+    }
+    out
+}
+
+fn write_text(tool: &Tool) -> String {
+    let patch = tool
+        .input
+        .get("command")
+        .or_else(|| tool.input.get("input"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    patch
+        .lines()
+        .filter_map(|l| l.strip_prefix('+'))
+        .filter(|l| !l.starts_with("++"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Secret material in a text: a PEM private key, an AWS access key id with its secret, common
+/// API token formats. Returns what it found, for the reason.
+pub fn secret_material(text: &str) -> Option<&'static str> {
+    if text.contains("PRIVATE KEY-----") && text.contains("-----BEGIN") {
+        return Some("a private key");
+    }
+    let has_token = |prefix: &str, min: usize| {
+        let mut rest = text;
+        while let Some(pos) = rest.find(prefix) {
+            let tail = &rest[pos + prefix.len()..];
+            let n = tail
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+                .count();
+            let boundary = pos == 0
+                || !rest[..pos]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_ascii_alphanumeric());
+            if n >= min && boundary {
+                return true;
+            }
+            rest = &rest[pos + prefix.len()..];
+        }
+        false
+    };
+    if has_token("AKIA", 16) || has_token("ASIA", 16) {
+        return Some("an AWS access key");
+    }
+    for (p, n) in [
+        ("ghp_", 30),
+        ("gho_", 30),
+        ("ghs_", 30),
+        ("github_pat_", 40),
+        ("xoxb-", 20),
+        ("xoxp-", 20),
+        ("sk-ant-", 30),
+        ("glpat-", 20),
+    ] {
+        if has_token(p, n) {
+            return Some("an API token");
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets() {
+        assert!(secret_material(
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----"
+        )
+        .is_some());
+        assert!(secret_material("token ghp_abcdefghijklmnopqrstuvwxyz0123456789").is_some());
+        assert!(secret_material("-----BEGIN PUBLIC KEY-----").is_none());
+        assert!(secret_material("the AKIA prefix marks AWS keys").is_none());
+    }
+}

@@ -1,0 +1,378 @@
+//! Read versus write, network egress and scope, for the taint review.
+//!
+//! Order (fails safe): the operator's `read_only_tools`, then the MCP catalog's read-only
+//! decision, then MCP `annotations` are not trusted (a server can lie), then a name heuristic:
+//! the first verb of the tool's name decides, and an unknown verb means write.
+
+use crate::config::tool_pattern_matches;
+use crate::event::{Tool, ToolKind};
+use crate::shell;
+use crate::state::CatalogTool;
+use serde_json::Value;
+
+const READ_VERBS: &[&str] = &[
+    "get",
+    "list",
+    "read",
+    "search",
+    "find",
+    "fetch",
+    "query",
+    "show",
+    "describe",
+    "view",
+    "lookup",
+    "look",
+    "count",
+    "check",
+    "inspect",
+    "stat",
+    "browse",
+    "retrieve",
+    "load",
+    "echo",
+    "ping",
+    "status",
+    "explain",
+    "summarize",
+    "summarise",
+    "analyze",
+    "analyse",
+    "validate",
+    "preview",
+    "resolve",
+    "whoami",
+    "info",
+    "select",
+    "scan",
+    "diff",
+    "compare",
+    "calculate",
+    "compute",
+    "convert",
+    "translate",
+    "parse",
+    "download",
+    "is",
+    "has",
+    "can",
+    "verify",
+    "test",
+    "estimate",
+    "recommend",
+    "suggest",
+    "peek",
+    "tail",
+    "head",
+    "grep",
+    "glob",
+    "ls",
+    "cat",
+    "open",
+    "lint",
+    "format",
+    "render",
+    "evaluate",
+    "eval",
+    "sum",
+    "add",
+    "multiply",
+    "math",
+];
+
+const WRITE_VERBS: &[&str] = &[
+    "send",
+    "create",
+    "update",
+    "delete",
+    "remove",
+    "write",
+    "post",
+    "put",
+    "patch",
+    "set",
+    "insert",
+    "upload",
+    "push",
+    "publish",
+    "transfer",
+    "pay",
+    "move",
+    "copy",
+    "rename",
+    "share",
+    "invite",
+    "schedule",
+    "cancel",
+    "reply",
+    "forward",
+    "execute",
+    "run",
+    "exec",
+    "call",
+    "invoke",
+    "install",
+    "deploy",
+    "merge",
+    "commit",
+    "close",
+    "approve",
+    "submit",
+    "edit",
+    "modify",
+    "append",
+    "save",
+    "store",
+    "enable",
+    "disable",
+    "grant",
+    "revoke",
+    "kill",
+    "start",
+    "stop",
+    "restart",
+    "reset",
+    "book",
+    "order",
+    "purchase",
+    "buy",
+    "sell",
+    "make",
+    "apply",
+    "launch",
+    "trigger",
+    "sync",
+    "archive",
+    "assign",
+    "comment",
+    "react",
+    "star",
+    "fork",
+    "transfer",
+    "reserve",
+    "subscribe",
+    "unsubscribe",
+    "mark",
+    "tag",
+    "label",
+    "note",
+    "fill",
+    "click",
+    "type",
+    "navigate",
+    "press",
+    "drag",
+    "upsert",
+    "replace",
+    "clear",
+    "drop",
+];
+
+/// Splits a tool name into lower-case words (`get_fileContents` → get, file, contents).
+fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// True when the tool name's first known verb is a read verb. `add` counts as read only for
+/// arithmetic-looking tools (`add(a, b)`); elsewhere (`add_member`) it is a write.
+pub fn name_is_read(name: &str) -> bool {
+    let w = words(name);
+    for (i, word) in w.iter().enumerate() {
+        if word == "add" && w.len() > i + 1 {
+            return false;
+        }
+        if READ_VERBS.contains(&word.as_str()) {
+            return true;
+        }
+        if WRITE_VERBS.contains(&word.as_str()) {
+            return false;
+        }
+    }
+    false
+}
+
+/// True when the call only reads.
+pub fn is_read_only(
+    tool: &Tool,
+    catalog: Option<&CatalogTool>,
+    read_only_tools: &[String],
+) -> bool {
+    let display = tool.display_name();
+    if read_only_tools
+        .iter()
+        .any(|p| tool_pattern_matches(p, &display) || tool_pattern_matches(p, &tool.name))
+    {
+        return true;
+    }
+    if let Some(ro) = catalog.and_then(|c| c.read_only) {
+        return ro;
+    }
+    match tool.kind {
+        ToolKind::FileRead | ToolKind::WebFetch => true,
+        ToolKind::FileWrite => false,
+        ToolKind::Shell => shell::analyze(tool.shell_command().unwrap_or("")).is_read_only(),
+        ToolKind::Mcp => {
+            let t = tool
+                .mcp
+                .as_ref()
+                .map_or(tool.name.as_str(), |m| m.tool.as_str());
+            name_is_read(t)
+        }
+        ToolKind::Other => matches!(
+            tool.name.as_str(),
+            "TodoWrite"
+                | "TodoRead"
+                | "Task"
+                | "ExitPlanMode"
+                | "ListMcpResources"
+                | "ListMcpResourcesTool"
+                | "ReadMcpResourceTool"
+                | "FetchMcpResource"
+                | "save_memory"
+                | "write_todos"
+                | "update_plan"
+                | "view_image"
+        ),
+    }
+}
+
+/// True when the call reaches the network: web fetches, network shell commands, MCP tools
+/// whose name says fetch/http/request/browse/url/webhook/navigate.
+pub fn is_egress(tool: &Tool) -> bool {
+    match tool.kind {
+        ToolKind::WebFetch => true,
+        ToolKind::Shell => shell::analyze(tool.shell_command().unwrap_or("")).is_network(),
+        ToolKind::Mcp => {
+            let t = tool
+                .mcp
+                .as_ref()
+                .map_or(tool.name.as_str(), |m| m.tool.as_str());
+            words(t).iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "fetch"
+                        | "http"
+                        | "request"
+                        | "browse"
+                        | "url"
+                        | "webhook"
+                        | "navigate"
+                        | "curl"
+                        | "download"
+                )
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Keys that name which resource a call reaches (a repository, project, channel...).
+const SCOPE_KEYS: &[&str] = &[
+    "repo",
+    "repository",
+    "repositoryname",
+    "reponame",
+    "project",
+    "projectid",
+    "projectname",
+    "org",
+    "organization",
+    "workspace",
+    "channel",
+    "channelname",
+    "channelid",
+    "database",
+    "bucket",
+    "drive",
+    "team",
+    "space",
+    "spacekey",
+    "board",
+    "vault",
+    "namespace",
+    "cluster",
+];
+
+/// String values of scope keys in a call's arguments (top level only).
+pub fn scope_values(input: &Value) -> Vec<String> {
+    let Some(obj) = input.as_object() else {
+        return Vec::new();
+    };
+    obj.iter()
+        .filter(|(k, _)| {
+            let n: String = k
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            SCOPE_KEYS.contains(&n.as_str())
+        })
+        .filter_map(|(_, v)| v.as_str())
+        .filter(|s| !s.is_empty() && s.len() <= 200)
+        .map(str::to_string)
+        .collect()
+}
+
+/// File paths a read tool reads.
+pub fn file_paths(tool: &Tool) -> Vec<String> {
+    [
+        "file_path",
+        "path",
+        "absolute_path",
+        "filePath",
+        "target_file",
+    ]
+    .iter()
+    .filter_map(|k| tool.input.get(*k).and_then(Value::as_str))
+    .map(str::to_string)
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verbs() {
+        for n in [
+            "get_file_contents",
+            "list_issues",
+            "read_inbox",
+            "search_code",
+            "echo",
+            "add",
+        ] {
+            assert!(name_is_read(n), "{n}");
+        }
+        for n in [
+            "send_email",
+            "create_pull_request",
+            "write_note",
+            "frobnicate",
+            "add_member",
+            "sendMoney",
+        ] {
+            assert!(!name_is_read(n), "{n}");
+        }
+    }
+}
