@@ -388,7 +388,9 @@ fn tail(s: &str) -> String {
 
 #[test]
 fn e2e_claude_exfiltration_is_blocked() {
-    exfil("claude", "hook error");
+    // A deny reads "PreToolUse:<tool> hook error: <reason>"; an ask (refused in -p mode) gives
+    // the reason as the tool result. Either way the model gets an error result.
+    exfil("claude", "\"is_error\": true");
 }
 
 #[test]
