@@ -1,0 +1,97 @@
+//! Helpers shared by the integration tests: run the built binary, find `../shared`.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The built binary.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_intentshield")
+}
+
+/// `../shared/<rel>` from the crate root, or `None` (with a message) when absent.
+pub fn shared(rel: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipping: {} is absent", p.display());
+        None
+    }
+}
+
+/// What one hook run printed.
+#[derive(Debug)]
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// Runs `intentshield <args>` with `input` on stdin and the database at `db`.
+pub fn run(args: &[&str], input: &[u8], db: &Path) -> Run {
+    // An empty config file of the test's own, so the developer's config never leaks in.
+    let config = db.with_extension("config.toml");
+    if !config.exists() {
+        let _ = std::fs::write(&config, "");
+    }
+    let mut child = Command::new(bin())
+        .args(args)
+        .env("INTENTSHIELD_DB", db)
+        .env_remove("INTENTSHIELD_REVIEW")
+        .env_remove("INTENTSHIELD_OUTPUTS")
+        .env_remove("INTENTSHIELD_GEMINI_ASK")
+        .env("INTENTSHIELD_CONFIG", &config)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn intentshield");
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(input);
+    }
+    let out = child.wait_with_output().expect("wait");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// Runs `intentshield hook <harness>`.
+pub fn hook(harness: &str, event: &serde_json::Value, db: &Path) -> Run {
+    run(&["hook", harness], event.to_string().as_bytes(), db)
+}
+
+/// The verdict a rendered pre-tool answer carries, read the way each harness reads it:
+/// "deny", "ask", "allow" (an explicit allow with rewritten input) or "none" (no opinion).
+pub fn verdict(harness: &str, r: &Run) -> String {
+    if r.code == 2 {
+        return "deny".into();
+    }
+    assert_eq!(r.code, 0, "unexpected exit {r:?}");
+    let out = r.stdout.trim();
+    if out.is_empty() {
+        assert_ne!(harness, "cursor", "Cursor must always get JSON");
+        return "none".into();
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(out).unwrap_or_else(|e| panic!("stdout not JSON ({e}): {out}"));
+    let s = match harness {
+        "claude" | "codex" => v["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .map(str::to_string),
+        "cursor" => v["permission"].as_str().map(str::to_string),
+        "gemini" => v["decision"].as_str().map(str::to_string).or_else(|| {
+            v["hookSpecificOutput"]["tool_input"]
+                .is_object()
+                .then(|| "allow".to_string())
+        }),
+        _ => unreachable!(),
+    };
+    s.unwrap_or_else(|| "none".into())
+}
