@@ -263,3 +263,16 @@ fn a_symlinked_settings_file_stays_a_symlink() {
         "{\"model\": \"opus\"}\n"
     );
 }
+
+#[test]
+fn a_switched_off_hooks_setting_is_reported_not_overridden() {
+    let home = tempfile::tempdir().unwrap();
+    let p = put(
+        &home.path().join(".gemini/settings.json"),
+        "{\"hooksConfig\": {\"enabled\": false}}\n",
+    );
+    let out = ok(&run(home.path(), &["install", "gemini"]));
+    assert!(out.contains("hooksConfig.enabled to false"), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
+    assert_eq!(v["hooksConfig"]["enabled"], false);
+}

@@ -177,6 +177,9 @@ fn run_both(m: &ArgMatches, installing: bool) -> i32 {
         match res {
             Ok(()) => {
                 if installing {
+                    for w in switched_off(h, &opts, &env) {
+                        println!("{}: warning: {w}", h.name());
+                    }
                     for n in install::notes(h, opts.scope) {
                         println!("{}: note: {n}", h.name());
                     }
@@ -192,6 +195,39 @@ fn run_both(m: &ArgMatches, installing: bool) -> i32 {
         println!("Check it with: intentshield doctor");
     }
     i32::from(failed > 0)
+}
+
+/// Settings that keep every hook from running although ours is installed: Claude Code
+/// `disableAllHooks: true` (hook-protocols.md §1.4), Gemini CLI `hooksConfig.enabled: false`
+/// (§4.4). We do not override the user's choice; we say it.
+fn switched_off(h: Harness, opts: &Options, env: &Env) -> Vec<String> {
+    let Ok(spec) = install::spec::load(h) else {
+        return Vec::new();
+    };
+    let path = install::settings_path(&spec, opts.scope, env);
+    let Ok(Some(text)) = install::fsutil::read_text(&path) else {
+        return Vec::new();
+    };
+    let Ok(doc) = install::json::parse(&path, &text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if h == Harness::Claude && doc.get("disableAllHooks") == Some(&serde_json::Value::Bool(true)) {
+        out.push(format!(
+            "{} sets \"disableAllHooks\": true, so no hook runs; remove it",
+            path.display()
+        ));
+    }
+    if h == Harness::Gemini
+        && doc.get("hooksConfig").and_then(|c| c.get("enabled"))
+            == Some(&serde_json::Value::Bool(false))
+    {
+        out.push(format!(
+            "{} sets hooksConfig.enabled to false, so no hook runs; set it to true",
+            path.display()
+        ));
+    }
+    out
 }
 
 /// Runs `install`. Exit 0 on success (also when nothing needed to change), 1 on any error.
