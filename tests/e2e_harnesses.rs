@@ -363,6 +363,21 @@ fn benign(h: &str) {
     };
     let scenario = Path::new(MANIFEST).join("tests/fixtures/install/e2e-benign.json");
     let o = run_scenario(h, &scenario, &node, &py);
+    // The hook really ran on these calls (not skipped): its audit, in the run's HOME, holds
+    // pre-tool decisions from this harness.
+    let db = o
+        .out
+        .join("out/home/.local/share/intentshield/intentshield.db");
+    let pre_tool_rows: i64 = rusqlite::Connection::open(&db)
+        .and_then(|c| {
+            c.query_row(
+                "SELECT count(*) FROM decisions WHERE harness = ?1 AND event IN ('PreToolUse', 'BeforeTool')",
+                [h],
+                |r| r.get(0),
+            )
+        })
+        .unwrap_or(-1);
+    eprintln!("{h}: {pre_tool_rows} pre-tool decisions in the audit");
     let ok = o.names() == ["echo", "write_note", "read_inbox"];
     finish_keep(&o, ok);
     assert_eq!(
@@ -371,6 +386,11 @@ fn benign(h: &str) {
         "every benign call reaches the server; run {}; stderr: {}",
         o.out.display(),
         tail(&o.stderr)
+    );
+    assert!(
+        pre_tool_rows >= 3,
+        "the hook ran on every benign call: {pre_tool_rows} pre-tool rows in {}",
+        db.display()
     );
     finish(o, true);
 }
