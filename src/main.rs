@@ -50,6 +50,10 @@ fn cli() -> clap::Command {
         .subcommand(commands::log::command())
         .subcommand(commands::log::approve_command())
         .subcommand(commands::scan::command())
+        .subcommand(commands::install::command())
+        .subcommand(commands::install::uninstall_command())
+        .subcommand(commands::doctor::command())
+        .subcommand(commands::demo::command())
 }
 
 /// Hand parse of `hook <harness> [--review X] [--outputs X] [--gemini-ask X] [--db P] [--config P]`
@@ -170,6 +174,10 @@ fn main() {
         Some(("log", sub)) => commands::log::run(sub),
         Some(("approve", sub)) => commands::log::run_approve(sub),
         Some(("scan", sub)) => commands::scan::run(sub),
+        Some(("install", sub)) => commands::install::run(sub),
+        Some(("uninstall", sub)) => commands::install::run_uninstall(sub),
+        Some(("doctor", sub)) => commands::doctor::run(sub),
+        Some(("demo", sub)) => commands::demo::run(sub),
         _ => 2,
     };
     std::process::exit(code);

@@ -2,5 +2,8 @@
 //! `run(&ArgMatches) -> i32` (the exit status).
 
 pub mod check;
+pub mod demo;
+pub mod doctor;
+pub mod install;
 pub mod log;
 pub mod scan;
