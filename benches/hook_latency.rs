@@ -36,7 +36,13 @@ fn floor_binary(dir: &Path) -> PathBuf {
     std::fs::write(&src, "fn main() {}\n").unwrap();
     let out = dir.join("empty");
     let st = Command::new("rustc")
-        .args(["-C", "opt-level=3", "-C", "target-feature=+crt-static", "-o"])
+        .args([
+            "-C",
+            "opt-level=3",
+            "-C",
+            "target-feature=+crt-static",
+            "-o",
+        ])
         .arg(&out)
         .arg(&src)
         .status()
@@ -78,16 +84,34 @@ fn main() {
     let empty = floor_binary(&tmp);
     let session = "bench-session";
     let prompt = json!({"session_id": session, "cwd": "/p", "hook_event_name": "UserPromptSubmit", "prompt": "Post the release notes to the team channel."});
-    let pre = |body: String| json!({"session_id": session, "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "mcp__slack__post_message", "tool_input": {"channel": "releases", "text": body}, "tool_use_id": "t", "mcp_server": {"name": "slack", "source": "user"}}).to_string();
-    let post = |out: String| json!({"session_id": "bench-post", "cwd": "/p", "hook_event_name": "PostToolUse", "tool_name": "mcp__docs__read_page", "tool_input": {"page": "notes"}, "tool_response": [{"type": "text", "text": out}], "tool_use_id": "t", "mcp_server": {"name": "docs", "source": "user"}}).to_string();
+    let pre = |body: String| {
+        json!({"session_id": session, "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "mcp__slack__post_message", "tool_input": {"channel": "releases", "text": body}, "tool_use_id": "t", "mcp_server": {"name": "slack", "source": "user"}}).to_string()
+    };
+    let post = |out: String| {
+        json!({"session_id": "bench-post", "cwd": "/p", "hook_event_name": "PostToolUse", "tool_name": "mcp__docs__read_page", "tool_input": {"page": "notes"}, "tool_response": [{"type": "text", "text": out}], "tool_use_id": "t", "mcp_server": {"name": "docs", "source": "user"}}).to_string()
+    };
     let variants: Vec<(&str, Vec<u8>)> = vec![
-        ("benign 4 KB PreToolUse", pre(text(4096, false)).into_bytes()),
-        ("injected 4 KB PreToolUse", pre(text(4096, true)).into_bytes()),
+        (
+            "benign 4 KB PreToolUse",
+            pre(text(4096, false)).into_bytes(),
+        ),
+        (
+            "injected 4 KB PreToolUse",
+            pre(text(4096, true)).into_bytes(),
+        ),
         ("4 KB PostToolUse", post(text(4096, false)).into_bytes()),
-        ("64 KB PostToolUse (3 injected sentences)", post(text(65536, true)).into_bytes()),
+        (
+            "64 KB PostToolUse (3 injected sentences)",
+            post(text(65536, true)).into_bytes(),
+        ),
     ];
     // Warm up: schema, the session's prompt, page cache.
-    time_once(&bin, &["hook", "claude"], prompt.to_string().as_bytes(), &db);
+    time_once(
+        &bin,
+        &["hook", "claude"],
+        prompt.to_string().as_bytes(),
+        &db,
+    );
     for (_, input) in &variants {
         for _ in 0..5 {
             time_once(&bin, &["hook", "claude"], input, &db);
@@ -116,6 +140,11 @@ fn main() {
         println!("| {name} | {m:.2} | {p90:.2} | {:.2} |", m / f);
     }
     let size = std::fs::metadata(&bin).map(|m| m.len()).unwrap_or(0);
-    println!("\n{} runs per row; binary {:.1} MB; {} audit rows written.", rounds * per_round, size as f64 / 1e6, rounds * per_round * variants.len());
+    println!(
+        "\n{} runs per row; binary {:.1} MB; {} audit rows written.",
+        rounds * per_round,
+        size as f64 / 1e6,
+        rounds * per_round * variants.len()
+    );
     let _ = std::fs::remove_dir_all(&tmp);
 }
