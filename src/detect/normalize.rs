@@ -302,7 +302,10 @@ fn fold(text: &str, hidden: &mut Vec<(&'static str, String)>, stats: &mut Stats)
         let b = bytes[i];
         if b < 0x80 {
             if b == 0x1b {
-                let j = skip_ansi(bytes, i);
+                let mut j = skip_ansi(bytes, i).min(n);
+                while j < n && !text.is_char_boundary(j) {
+                    j += 1;
+                }
                 if stats.ansi == 0 {
                     hidden.push(("hidden.ansi_escape", escape_excerpt(&text[i..j])));
                 }
@@ -371,6 +374,8 @@ struct Stats {
     invisible: usize,
     /// Decoded tag texts with their input offsets.
     tag_texts: Vec<(usize, String)>,
+    /// Total bytes of decoded tag text seen.
+    tag_bytes: usize,
 }
 
 fn flush_tags(
@@ -390,8 +395,13 @@ fn flush_tags(
     if is_flag || t.trim().is_empty() {
         return;
     }
-    hidden.push(("hidden.unicode_tags", t.chars().take(160).collect()));
-    stats.tag_texts.push((start, t));
+    if stats.tag_texts.is_empty() {
+        hidden.push(("hidden.unicode_tags", t.chars().take(160).collect()));
+    }
+    stats.tag_bytes += t.len();
+    if stats.tag_bytes <= MAX_APPENDED {
+        stats.tag_texts.push((start, t));
+    }
 }
 
 fn is_b64(b: u8) -> bool {
@@ -500,12 +510,12 @@ pub fn normalize(text: &str) -> Normalized {
     let mut appended = 0usize;
 
     let tag_texts = std::mem::take(&mut stats.tag_texts);
-    for (off, t) in tag_texts {
-        if appended > MAX_APPENDED {
-            break;
-        }
+    if let Some(&(first_off, _)) = tag_texts.first() {
+        // All hidden tag runs form one segment, separated by line breaks.
+        let joined: Vec<&str> = tag_texts.iter().map(|(_, t)| t.as_str()).collect();
+        let joined = joined.join("\n");
         let mut sub = Stats::default();
-        let g = fold(&t, &mut Vec::new(), &mut sub);
+        let g = fold(&joined, &mut Vec::new(), &mut sub);
         out.push('\n');
         let start = out.len();
         out.push_str(&g.out);
@@ -514,7 +524,7 @@ pub fn normalize(text: &str) -> Normalized {
             start,
             end: out.len(),
             origin: "unicode_tags",
-            input_offset: off,
+            input_offset: first_off,
         });
     }
     if text.len() >= BASE64_MIN_RUN {

@@ -1078,7 +1078,7 @@ pub fn score(findings: &[Finding], norm: &Normalized) -> u32 {
         match fams.iter_mut().find(|(fam, _, _)| *fam == f.family) {
             Some(x) => {
                 x.1 = x.1.max(w);
-                x.2 += strong;
+                x.2 = x.2.saturating_add(strong);
             }
             None => fams.push((f.family, w, strong)),
         }
