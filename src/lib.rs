@@ -20,5 +20,6 @@ pub mod hook;
 pub mod paths;
 pub mod policy;
 pub mod provenance;
+pub mod proxy;
 pub mod shell;
 pub mod state;

@@ -49,6 +49,8 @@ fn cli() -> clap::Command {
         .subcommand(commands::check::command())
         .subcommand(commands::log::command())
         .subcommand(commands::log::approve_command())
+        .subcommand(commands::mcp::proxy_command())
+        .subcommand(commands::mcp::command())
 }
 
 /// Hand parse of `hook <harness> [--review X] [--outputs X] [--gemini-ask X] [--db P] [--config P]`
@@ -168,6 +170,8 @@ fn main() {
         Some(("check", sub)) => commands::check::run(sub),
         Some(("log", sub)) => commands::log::run(sub),
         Some(("approve", sub)) => commands::log::run_approve(sub),
+        Some(("mcp-proxy", sub)) => commands::mcp::run_proxy(sub),
+        Some(("mcp", sub)) => commands::mcp::run(sub),
         _ => 2,
     };
     std::process::exit(code);
