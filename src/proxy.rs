@@ -301,7 +301,12 @@ pub fn strip_schema(tool: &mut Value) -> Vec<(String, Option<Value>)> {
     let required: Vec<String> = schema
         .get("required")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
         .unwrap_or_default();
     let mut out = Vec::new();
     if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
@@ -390,7 +395,15 @@ fn result_texts(result: &Value) -> Value {
 }
 
 impl Shared {
-    fn audit(&self, event: &str, tool: Option<&str>, v: Verdict, r: Reason, rules: &[String], msg: &str) {
+    fn audit(
+        &self,
+        event: &str,
+        tool: Option<&str>,
+        v: Verdict,
+        r: Reason,
+        rules: &[String],
+        msg: &str,
+    ) {
         let store = lock(&self.store);
         let display = tool.map(|t| format!("{}/{t}", self.server));
         let _ = store.record_decision(&AuditEntry {
@@ -413,7 +426,10 @@ impl Shared {
     fn send_server(&self, bytes: &[u8]) -> io::Result<()> {
         match lock(&self.server_in).as_mut() {
             Some(w) => write_line(w, bytes),
-            None => Err(io::Error::new(io::ErrorKind::BrokenPipe, "server stdin closed")),
+            None => Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "server stdin closed",
+            )),
         }
     }
 
@@ -422,7 +438,14 @@ impl Shared {
             "IntentShield refused the call to {}/{tool}: {why}. This is a security decision by the operator's guard, not a missing tool; do not retry it under another name.",
             self.server
         );
-        self.audit("mcp.tools/call", Some(tool), Verdict::Deny, reason, rules, why);
+        self.audit(
+            "mcp.tools/call",
+            Some(tool),
+            Verdict::Deny,
+            reason,
+            rules,
+            why,
+        );
         error_response(
             id,
             REFUSED,
@@ -467,7 +490,10 @@ impl Shared {
             Ok(v) => v,
             Err(e) => {
                 // Fail closed: nothing unpinned is shown.
-                eprintln!("intentshield mcp-proxy: {}: catalog: {e}; hiding this page", self.server);
+                eprintln!(
+                    "intentshield mcp-proxy: {}: catalog: {e}; hiding this page",
+                    self.server
+                );
                 return Vec::new();
             }
         };
@@ -484,7 +510,14 @@ impl Shared {
                 if !st.hidden.contains_key(name) {
                     eprintln!("intentshield mcp-proxy: quarantined {}", v.message);
                     drop(st);
-                    self.audit("mcp.tools/list", Some(name), Verdict::Deny, v.reason, &v.rules, &v.message);
+                    self.audit(
+                        "mcp.tools/list",
+                        Some(name),
+                        Verdict::Deny,
+                        v.reason,
+                        &v.rules,
+                        &v.message,
+                    );
                     st = lock(&self.st);
                 }
                 st.listed.remove(name);
@@ -510,7 +543,13 @@ impl Shared {
         };
         let hidden = lock(&self.st).hidden.get(tool).cloned();
         if let Some(why) = hidden {
-            return Action::Answer(self.refuse(id, tool, Reason::QuarantinedTool, &["mcp.quarantine".into()], &why));
+            return Action::Answer(self.refuse(
+                id,
+                tool,
+                Reason::QuarantinedTool,
+                &["mcp.quarantine".into()],
+                &why,
+            ));
         }
         let (verdict, why, schema) = {
             let store = lock(&self.store);
@@ -523,11 +562,21 @@ impl Shared {
                         .and_then(|c| c.input_schema);
                     (v, m, schema)
                 }
-                Err(e) => (Verdict::Deny, format!("the catalog could not be read ({e})"), None),
+                Err(e) => (
+                    Verdict::Deny,
+                    format!("the catalog could not be read ({e})"),
+                    None,
+                ),
             }
         };
         if verdict == Verdict::Deny {
-            return Action::Answer(self.refuse(id, tool, Reason::QuarantinedTool, &["mcp.quarantine".into()], &why));
+            return Action::Answer(self.refuse(
+                id,
+                tool,
+                Reason::QuarantinedTool,
+                &["mcp.quarantine".into()],
+                &why,
+            ));
         }
         let args = params.get("arguments").cloned().unwrap_or(Value::Null);
         let rules = scan_all(&args, TextKind::Argument);
@@ -560,7 +609,9 @@ impl Shared {
             changed.extend(fields);
         }
         if changed.is_empty() && listed.stripped.iter().all(|(_, e)| e.is_none()) {
-            lock(&self.st).pending.insert(key(id), Pending::Call(tool.to_string()));
+            lock(&self.st)
+                .pending
+                .insert(key(id), Pending::Call(tool.to_string()));
             return Action::Relay;
         }
         if !changed.is_empty() {
@@ -577,12 +628,14 @@ impl Shared {
         if let Some(p) = m.get_mut("params").and_then(Value::as_object_mut) {
             p.insert("arguments".into(), out_args);
         }
-        lock(&self.st).pending.insert(key(id), Pending::Call(tool.to_string()));
+        lock(&self.st)
+            .pending
+            .insert(key(id), Pending::Call(tool.to_string()));
         Action::Replace(m)
     }
 
     /// One message from the client.
-    fn from_client(&self, msg: &Value) -> Action {
+    fn on_client(&self, msg: &Value) -> Action {
         let method = msg.get("method").and_then(Value::as_str);
         let id = msg.get("id").filter(|i| !i.is_null());
         match (method, id) {
@@ -606,7 +659,7 @@ impl Shared {
     }
 
     /// One message from the server.
-    fn from_server(&self, msg: &Value) -> Action {
+    fn on_server(&self, msg: &Value) -> Action {
         let method = msg.get("method").and_then(Value::as_str);
         if method == Some("notifications/tools/list_changed") {
             self.relist(None, 0);
@@ -653,7 +706,10 @@ impl Shared {
             let mut st = lock(&self.st);
             st.relists += 1;
             let n = st.relists;
-            st.pending.insert(key(&json!(format!("intentshield:relist:{n}"))), Pending::Relist(pages));
+            st.pending.insert(
+                key(&json!(format!("intentshield:relist:{n}"))),
+                Pending::Relist(pages),
+            );
             n
         };
         let mut req = json!({"jsonrpc": "2.0", "id": format!("intentshield:relist:{n}"), "method": "tools/list"});
@@ -687,9 +743,21 @@ impl Shared {
                 .map(|v| (v.text, v.kind))
                 .collect();
             let store = lock(&self.store);
-            let _ = store.record_values("*", &vals, Origin::OutputInjected, &format!("{}/{tool}", self.server));
+            let _ = store.record_values(
+                "*",
+                &vals,
+                Origin::OutputInjected,
+                &format!("{}/{tool}", self.server),
+            );
         }
-        self.audit("mcp.tools/call", Some(tool), Verdict::Allow, Reason::OutputInjected, &rules, &note);
+        self.audit(
+            "mcp.tools/call",
+            Some(tool),
+            Verdict::Allow,
+            Reason::OutputInjected,
+            &rules,
+            &note,
+        );
         let mut m = msg.clone();
         if let Some(r) = m.get_mut("result").and_then(Value::as_object_mut) {
             let mut content = vec![json!({"type": "text", "text": note})];
@@ -775,8 +843,14 @@ pub fn run(
     let pin = launch_pin(&opts.command);
     {
         let mut s = store;
-        let r = s.begin().and_then(|_| catalog::check_launch(&s, &opts.server, &pin));
-        let _ = if r.is_ok() { s.commit() } else { Ok(s.rollback()) };
+        let r = s
+            .begin()
+            .and_then(|_| catalog::check_launch(&s, &opts.server, &pin));
+        if r.is_ok() {
+            let _ = s.commit();
+        } else {
+            s.rollback();
+        }
         let session_id = format!("mcp:{}:{}", opts.server, std::process::id());
         let shared = Arc::new(Shared {
             server: opts.server.clone(),
@@ -791,7 +865,14 @@ pub fn run(
             Ok((Verdict::Allow, _)) => {}
             Ok((v, msg)) => {
                 eprintln!("intentshield mcp-proxy: {msg}");
-                shared.audit("mcp.initialize", None, v, Reason::Ok, &["mcp.launch_changed".into()], &msg);
+                shared.audit(
+                    "mcp.initialize",
+                    None,
+                    v,
+                    Reason::Ok,
+                    &["mcp.launch_changed".into()],
+                    &msg,
+                );
             }
             Err(e) => eprintln!("intentshield mcp-proxy: {}: launch pin: {e}", opts.server),
         }
@@ -833,7 +914,7 @@ fn run_with(shared: Arc<Shared>, command: &[String], client_in: impl Read + Send
             loop {
                 match read_line(&mut r, MAX_LINE, &mut buf) {
                     Ok(Line::Full(line)) => {
-                        let (relay, answers) = dispatch(&line, |m| shared.from_client(m));
+                        let (relay, answers) = dispatch(&line, |m| shared.on_client(m));
                         for a in answers {
                             if shared.send_client(a.to_string().as_bytes()).is_err() {
                                 break;
@@ -885,7 +966,7 @@ fn run_with(shared: Arc<Shared>, command: &[String], client_in: impl Read + Send
     loop {
         match read_line(&mut r, MAX_LINE, &mut buf) {
             Ok(Line::Full(line)) => {
-                let (relay, answers) = dispatch(&line, |m| shared.from_server(m));
+                let (relay, answers) = dispatch(&line, |m| shared.on_server(m));
                 for a in answers {
                     let _ = shared.send_server(a.to_string().as_bytes());
                 }
@@ -924,7 +1005,9 @@ fn run_with(shared: Arc<Shared>, command: &[String], client_in: impl Read + Send
             let done = lock(&child).try_wait();
             match done {
                 Ok(Some(s)) => break Some(s),
-                Ok(None) if start.elapsed() < GRACE => std::thread::sleep(Duration::from_millis(10)),
+                Ok(None) if start.elapsed() < GRACE => {
+                    std::thread::sleep(Duration::from_millis(10))
+                }
                 _ => {
                     let mut c = lock(&child);
                     let _ = c.kill();
@@ -950,7 +1033,9 @@ fn run_with(shared: Arc<Shared>, command: &[String], client_in: impl Read + Send
     if !client_gone {
         eprintln!("intentshield mcp-proxy: {why}");
     }
-    status.and_then(|s| s.code()).unwrap_or(if client_gone { 0 } else { 1 })
+    status
+        .and_then(|s| s.code())
+        .unwrap_or(if client_gone { 0 } else { 1 })
 }
 
 /// Answers a request (or batch) the server could not receive.
@@ -977,7 +1062,10 @@ fn answer_gone(shared: &Shared, bytes: &[u8]) {
 }
 
 /// Loads the settings for the proxy from `--config`/`--db`.
-pub fn load_config(config_file: Option<std::path::PathBuf>, db: Option<std::path::PathBuf>) -> Result<Config, String> {
+pub fn load_config(
+    config_file: Option<std::path::PathBuf>,
+    db: Option<std::path::PathBuf>,
+) -> Result<Config, String> {
     config::load(&config::Flags {
         config: config_file,
         db,
@@ -994,15 +1082,27 @@ mod tests {
         let data = b"abc\n0123456789\nlast";
         let mut r = BufReader::with_capacity(4, &data[..]);
         let mut b = Vec::new();
-        assert_eq!(read_line(&mut r, 8, &mut b).unwrap(), Line::Full(b"abc".to_vec()));
-        assert_eq!(read_line(&mut r, 8, &mut b).unwrap(), Line::TooLong(b"01234567".to_vec(), 10));
-        assert_eq!(read_line(&mut r, 8, &mut b).unwrap(), Line::Full(b"last".to_vec()));
+        assert_eq!(
+            read_line(&mut r, 8, &mut b).unwrap(),
+            Line::Full(b"abc".to_vec())
+        );
+        assert_eq!(
+            read_line(&mut r, 8, &mut b).unwrap(),
+            Line::TooLong(b"01234567".to_vec(), 10)
+        );
+        assert_eq!(
+            read_line(&mut r, 8, &mut b).unwrap(),
+            Line::Full(b"last".to_vec())
+        );
         assert_eq!(read_line(&mut r, 8, &mut b).unwrap(), Line::Eof);
     }
 
     #[test]
     fn ids_from_prefixes() {
-        assert_eq!(id_from_prefix(br#"{"jsonrpc":"2.0","id": 42,"result""#), Some(json!(42)));
+        assert_eq!(
+            id_from_prefix(br#"{"jsonrpc":"2.0","id": 42,"result""#),
+            Some(json!(42))
+        );
         assert_eq!(id_from_prefix(br#"{"id":"a-1","#), Some(json!("a-1")));
         assert_eq!(id_from_prefix(b"garbage"), None);
     }
@@ -1010,11 +1110,28 @@ mod tests {
     #[test]
     fn names_and_pins() {
         let c = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(default_name(&c(&["npx", "-y", "@modelcontextprotocol/server-filesystem@1.0", "/tmp"])), "server-filesystem");
+        assert_eq!(
+            default_name(&c(&[
+                "npx",
+                "-y",
+                "@modelcontextprotocol/server-filesystem@1.0",
+                "/tmp"
+            ])),
+            "server-filesystem"
+        );
         assert_eq!(default_name(&c(&["/usr/bin/python3", "srv.py"])), "python3");
-        assert_eq!(floating_package(&c(&["npx", "-y", "postmark-mcp"])).as_deref(), Some("postmark-mcp"));
-        assert_eq!(floating_package(&c(&["npx", "-y", "postmark-mcp@1.0.16"])), None);
-        assert_eq!(floating_package(&c(&["npx", "@scope/pkg@latest"])).as_deref(), Some("@scope/pkg@latest"));
+        assert_eq!(
+            floating_package(&c(&["npx", "-y", "postmark-mcp"])).as_deref(),
+            Some("postmark-mcp")
+        );
+        assert_eq!(
+            floating_package(&c(&["npx", "-y", "postmark-mcp@1.0.16"])),
+            None
+        );
+        assert_eq!(
+            floating_package(&c(&["npx", "@scope/pkg@latest"])).as_deref(),
+            Some("@scope/pkg@latest")
+        );
         assert_eq!(floating_package(&c(&["uvx", "mcp-server-git==1.2"])), None);
         assert_eq!(floating_package(&c(&["node", "x.js"])), None);
     }
@@ -1028,7 +1145,10 @@ mod tests {
         let s = strip_schema(&mut t);
         assert_eq!(
             s,
-            vec![("llm_name".to_string(), Some(json!(""))), ("history".to_string(), None)]
+            vec![
+                ("llm_name".to_string(), Some(json!(""))),
+                ("history".to_string(), None)
+            ]
         );
         assert_eq!(t["inputSchema"]["required"], json!(["a"]));
         assert!(t["inputSchema"]["properties"].get("llm_name").is_none());
