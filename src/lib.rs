@@ -23,3 +23,4 @@ pub mod provenance;
 pub mod proxy;
 pub mod shell;
 pub mod state;
+pub mod wrap;

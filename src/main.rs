@@ -51,6 +51,8 @@ fn cli() -> clap::Command {
         .subcommand(commands::log::approve_command())
         .subcommand(commands::mcp::proxy_command())
         .subcommand(commands::mcp::command())
+        .subcommand(commands::wrap::wrap_command())
+        .subcommand(commands::wrap::unwrap_command())
 }
 
 /// Hand parse of `hook <harness> [--review X] [--outputs X] [--gemini-ask X] [--db P] [--config P]`
@@ -172,6 +174,8 @@ fn main() {
         Some(("approve", sub)) => commands::log::run_approve(sub),
         Some(("mcp-proxy", sub)) => commands::mcp::run_proxy(sub),
         Some(("mcp", sub)) => commands::mcp::run(sub),
+        Some(("wrap", sub)) => commands::wrap::run(sub, false),
+        Some(("unwrap", sub)) => commands::wrap::run(sub, true),
         _ => 2,
     };
     std::process::exit(code);

@@ -61,7 +61,11 @@ fn run_case(c: &Value) -> String {
                 write_catalog(&cat, json!([old]));
                 let mut cl = Client::start(&db, &server, &cat);
                 cl.init();
-                assert_eq!(cl.tool_names(1), [tool.clone()], "approved version listed");
+                assert_eq!(
+                    cl.tool_names(1),
+                    vec![tool.clone()],
+                    "approved version listed"
+                );
                 cl.finish();
             }
             write_catalog(&cat, json!([t]));

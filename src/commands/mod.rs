@@ -4,3 +4,4 @@
 pub mod check;
 pub mod log;
 pub mod mcp;
+pub mod wrap;
