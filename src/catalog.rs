@@ -147,18 +147,19 @@ pub fn record_tools(store: &Store, server: &str, tools: &[Value]) -> Result<Vec<
             .optional()?;
         let approved = prior.as_ref().and_then(|p| p.0.clone());
         let drifted = approved.as_deref().is_some_and(|a| a != fp);
-        let (verdict, reason, message) = if report.flagged {
-            (
-                Verdict::Deny,
-                Reason::QuarantinedTool,
-                format!("{server}/{name}: the description carries instructions for the agent"),
-            )
-        } else if mentions_other_server {
+        // Shadowing first: it names the more specific harm (another server's tool is steered).
+        let (verdict, reason, message) = if mentions_other_server {
             rules.push("mcp.shadowing".into());
             (
                 Verdict::Deny,
                 Reason::QuarantinedTool,
                 format!("{server}/{name}: the description steers another server's tool"),
+            )
+        } else if report.flagged {
+            (
+                Verdict::Deny,
+                Reason::QuarantinedTool,
+                format!("{server}/{name}: the description carries instructions for the agent"),
             )
         } else if drifted {
             rules.push("mcp.rug_pull".into());
@@ -292,4 +293,69 @@ pub fn check_call(store: &Store, server: &str, tool: &str) -> Result<(Verdict, S
         )),
         Some(_) => Ok((Verdict::Allow, format!("{server}/{tool}: listed"))),
     }
+}
+
+/// Writes the operator's `read_only_tools` decision (patterns of `server/tool`, `*` wildcard,
+/// from the config file) into `mcp_tools.read_only` for `server`: 1 where a pattern matches,
+/// NULL (no decision; the hook guesses) elsewhere. Returns the number of read-only tools.
+pub fn apply_read_only(store: &Store, server: &str, patterns: &[String]) -> Result<usize> {
+    let conn = store.conn();
+    let mut tools: Vec<String> = Vec::new();
+    {
+        let mut st = conn.prepare("SELECT tool FROM mcp_tools WHERE server=?1")?;
+        let rows = st.query_map(params![server], |r| r.get(0))?;
+        for r in rows {
+            tools.push(r?);
+        }
+    }
+    let mut n = 0;
+    for t in tools {
+        let full = format!("{server}/{t}");
+        let ro = patterns
+            .iter()
+            .any(|p| crate::config::tool_pattern_matches(p, &full));
+        n += ro as usize;
+        conn.execute(
+            "UPDATE mcp_tools SET read_only=?3 WHERE server=?1 AND tool=?2",
+            params![server, t, if ro { Some(1i64) } else { None }],
+        )?;
+    }
+    Ok(n)
+}
+
+/// One row of `intentshield mcp list`.
+#[derive(Debug, Clone)]
+pub struct CatalogRow {
+    /// Server name.
+    pub server: String,
+    /// Tool name.
+    pub tool: String,
+    /// Quarantined (hidden and refused).
+    pub quarantined: bool,
+    /// Why, when quarantined.
+    pub reason: Option<String>,
+    /// The operator's read-only decision, if any.
+    pub read_only: Option<bool>,
+    /// The current fingerprint differs from the approved one.
+    pub drifted: bool,
+}
+
+/// Every tool in the catalog (optionally of one server), by server and tool name.
+pub fn list(store: &Store, server: Option<&str>) -> Result<Vec<CatalogRow>> {
+    let mut st = store.conn().prepare(
+        "SELECT server, tool, quarantined, quarantine_reason, read_only,
+           approved_fingerprint IS NOT NULL AND approved_fingerprint<>fingerprint
+         FROM mcp_tools WHERE ?1 IS NULL OR server=?1 ORDER BY server, tool",
+    )?;
+    let rows = st.query_map(params![server], |r| {
+        Ok(CatalogRow {
+            server: r.get(0)?,
+            tool: r.get(1)?,
+            quarantined: r.get::<_, i64>(2)? != 0,
+            reason: r.get(3)?,
+            read_only: r.get::<_, Option<i64>>(4)?.map(|v| v != 0),
+            drifted: r.get::<_, i64>(5)? != 0,
+        })
+    })?;
+    Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
 }

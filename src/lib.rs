@@ -21,5 +21,7 @@ pub mod install;
 pub mod paths;
 pub mod policy;
 pub mod provenance;
+pub mod proxy;
 pub mod shell;
 pub mod state;
+pub mod wrap;

@@ -54,6 +54,10 @@ fn cli() -> clap::Command {
         .subcommand(commands::install::uninstall_command())
         .subcommand(commands::doctor::command())
         .subcommand(commands::demo::command())
+        .subcommand(commands::mcp::proxy_command())
+        .subcommand(commands::mcp::command())
+        .subcommand(commands::wrap::wrap_command())
+        .subcommand(commands::wrap::unwrap_command())
 }
 
 /// Hand parse of `hook <harness> [--review X] [--outputs X] [--gemini-ask X] [--db P] [--config P]`
@@ -178,6 +182,10 @@ fn main() {
         Some(("uninstall", sub)) => commands::install::run_uninstall(sub),
         Some(("doctor", sub)) => commands::doctor::run(sub),
         Some(("demo", sub)) => commands::demo::run(sub),
+        Some(("mcp-proxy", sub)) => commands::mcp::run_proxy(sub),
+        Some(("mcp", sub)) => commands::mcp::run(sub),
+        Some(("wrap", sub)) => commands::wrap::run(sub, false),
+        Some(("unwrap", sub)) => commands::wrap::run(sub, true),
         _ => 2,
     };
     std::process::exit(code);

@@ -6,4 +6,6 @@ pub mod demo;
 pub mod doctor;
 pub mod install;
 pub mod log;
+pub mod mcp;
 pub mod scan;
+pub mod wrap;

@@ -134,6 +134,33 @@ pub fn rewrite(input: &Value, schema: Option<&str>) -> Option<(Value, Vec<String
     }
 }
 
+/// True when a parameter's schema description asks for the agent's model, system prompt,
+/// instructions or conversation (whatever the parameter is called). Lower-cased substring
+/// phrases; used by the MCP proxy to strip such parameters from the schema a client sees.
+pub fn describes_disclosure(description: &str) -> bool {
+    const PHRASES: &[&str] = &[
+        "system prompt",
+        "system message",
+        "your instructions",
+        "your system",
+        "conversation history",
+        "chat history",
+        "full conversation",
+        "entire conversation",
+        "previous messages",
+        "all messages so far",
+        "conversation so far",
+        "your model name",
+        "the model you are",
+        "which model you are",
+        "name of the ai model",
+        "name of the llm",
+        "your developer message",
+    ];
+    let d = description.to_lowercase();
+    PHRASES.iter().any(|p| d.contains(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,159 @@
+//! `intentshield mcp-proxy` (the MCP stdio proxy, [`crate::proxy`]) and `intentshield mcp
+//! approve|list` (the operator's side of the shared MCP catalog).
+
+use crate::catalog;
+use crate::proxy;
+use crate::state::Store;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use std::path::PathBuf;
+
+/// The clap definition of `mcp-proxy`.
+pub fn proxy_command() -> Command {
+    Command::new("mcp-proxy")
+        .about("Run an MCP stdio server behind IntentShield: intentshield mcp-proxy [--name N] -- <command> [args...]")
+        .arg(Arg::new("name").long("name").help("The server's name in the catalog (default: from the command)"))
+        .arg(Arg::new("config").long("config").help("Config file (read_only_tools)"))
+        .arg(Arg::new("db").long("db").help("Database file"))
+        .arg(
+            Arg::new("command")
+                .num_args(1..)
+                .last(true)
+                .required(true)
+                .allow_hyphen_values(true)
+                .action(ArgAction::Append)
+                .help("The server's command and arguments, after --"),
+        )
+}
+
+/// Runs `mcp-proxy` on stdin/stdout. Exit status: the server's, 1 when it cannot start, 2 on
+/// bad settings.
+pub fn run_proxy(m: &ArgMatches) -> i32 {
+    let command: Vec<String> = m
+        .get_many::<String>("command")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    let config = match proxy::load_config(
+        m.get_one::<String>("config").map(PathBuf::from),
+        m.get_one::<String>("db").map(PathBuf::from),
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("intentshield mcp-proxy: {e}");
+            return 2;
+        }
+    };
+    let server = m
+        .get_one::<String>("name")
+        .cloned()
+        .unwrap_or_else(|| proxy::default_name(&command));
+    proxy::run(
+        proxy::Options {
+            server,
+            command,
+            config,
+        },
+        std::io::stdin(),
+        std::io::stdout(),
+    )
+}
+
+fn db_arg() -> Arg {
+    Arg::new("db").long("db").help("Database file")
+}
+
+/// The clap definition of `mcp` (`approve <server>`, `list [server]`).
+pub fn command() -> Command {
+    Command::new("mcp")
+        .about("The MCP catalog the proxy keeps: approve a server's changed tools or launch, list tools")
+        .subcommand_required(true)
+        .subcommand(
+            Command::new("approve")
+                .about("Accept the current version of a server's tools and its launch")
+                .arg(db_arg())
+                .arg(Arg::new("server").required(true)),
+        )
+        .subcommand(
+            Command::new("list")
+                .about("List the catalog: tool, state, read-only decision")
+                .arg(db_arg())
+                .arg(Arg::new("server")),
+        )
+}
+
+fn open(m: &ArgMatches) -> Result<Store, String> {
+    let path = match m.get_one::<String>("db") {
+        Some(p) => PathBuf::from(p),
+        None => crate::state::default_db_path().map_err(|e| e.to_string())?,
+    };
+    Store::open(&path).map_err(|e| e.to_string())
+}
+
+/// Runs `mcp approve|list`. Exit status 0, or 2 with the reason on stderr.
+pub fn run(m: &ArgMatches) -> i32 {
+    let (sub, sm) = match m.subcommand() {
+        Some(x) => x,
+        None => return 2,
+    };
+    let mut store = match open(sm) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("intentshield mcp: {e}");
+            return 2;
+        }
+    };
+    match sub {
+        "approve" => {
+            let server = sm.get_one::<String>("server").expect("required");
+            let r = store.begin().and_then(|_| catalog::approve(&store, server));
+            match r {
+                Ok(n) => {
+                    if let Err(e) = store.commit() {
+                        eprintln!("intentshield mcp approve: {e}");
+                        return 2;
+                    }
+                    if n == 0 {
+                        eprintln!("intentshield mcp approve: no tools recorded for '{server}' (launch pin accepted if any)");
+                    } else {
+                        println!("approved the current version of {n} tool(s) of '{server}' and its launch; poisoned tools stay quarantined");
+                    }
+                    0
+                }
+                Err(e) => {
+                    store.rollback();
+                    eprintln!("intentshield mcp approve: {e}");
+                    2
+                }
+            }
+        }
+        "list" => match catalog::list(&store, sm.get_one::<String>("server").map(String::as_str)) {
+            Ok(rows) => {
+                for r in rows {
+                    let state = if r.quarantined {
+                        "quarantined"
+                    } else if r.drifted {
+                        "changed"
+                    } else {
+                        "listed"
+                    };
+                    let ro = match r.read_only {
+                        Some(true) => "read-only",
+                        Some(false) => "writes",
+                        None => "-",
+                    };
+                    println!(
+                        "{}/{}\t{state}\t{ro}\t{}",
+                        r.server,
+                        r.tool,
+                        r.reason.unwrap_or_default()
+                    );
+                }
+                0
+            }
+            Err(e) => {
+                eprintln!("intentshield mcp list: {e}");
+                2
+            }
+        },
+        _ => 2,
+    }
+}

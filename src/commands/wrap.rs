@@ -1,0 +1,79 @@
+//! `intentshield wrap FILE` and `intentshield unwrap FILE` ([`crate::wrap`]).
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use std::path::PathBuf;
+
+fn args(c: Command) -> Command {
+    c.arg(
+        Arg::new("file")
+            .required(true)
+            .help("An MCP configuration file: .mcp.json, ~/.claude.json, mcp.json, settings.json, claude_desktop_config.json, mcp_config.json, .vscode/mcp.json or Codex config.toml"),
+    )
+    .arg(
+        Arg::new("dry-run")
+            .long("dry-run")
+            .action(ArgAction::SetTrue)
+            .help("Show what would change; write nothing"),
+    )
+}
+
+/// The clap definition of `wrap`.
+pub fn wrap_command() -> Command {
+    args(
+        Command::new("wrap")
+            .about("Put the MCP proxy in front of every stdio server of an MCP configuration file"),
+    )
+    .arg(
+        Arg::new("bin")
+            .long("bin")
+            .help("The intentshield binary the entries should launch (default: this one)"),
+    )
+}
+
+/// The clap definition of `unwrap`.
+pub fn unwrap_command() -> Command {
+    args(Command::new("unwrap").about("Restore the server entries that `wrap` changed"))
+}
+
+/// Runs `wrap` (or `unwrap` when `unwrap`). Exit status 0, or 2 with the reason on stderr.
+pub fn run(m: &ArgMatches, unwrap: bool) -> i32 {
+    let file = PathBuf::from(m.get_one::<String>("file").expect("required"));
+    let dry = m.get_flag("dry-run");
+    let bin = if unwrap {
+        String::new()
+    } else {
+        match m.get_one::<String>("bin") {
+            Some(b) => b.clone(),
+            None => match std::env::current_exe() {
+                Ok(p) => p.display().to_string(),
+                Err(e) => {
+                    eprintln!("intentshield wrap: cannot find this binary ({e}); pass --bin");
+                    return 2;
+                }
+            },
+        }
+    };
+    let verb = if unwrap { "unwrap" } else { "wrap" };
+    match crate::wrap::run(&file, &bin, unwrap, dry) {
+        Ok(out) => {
+            for n in &out.notes {
+                println!("note: {n}");
+            }
+            let done = if dry { "would " } else { "" };
+            if out.changed.is_empty() {
+                println!("{}: nothing to {verb}", file.display());
+            }
+            for c in &out.changed {
+                println!("{done}{verb} {c}");
+            }
+            if dry && !out.changed.is_empty() {
+                println!("--- {} after {verb}:\n{}", file.display(), out.text);
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("intentshield {verb}: {e}");
+            2
+        }
+    }
+}

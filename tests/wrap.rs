@@ -1,0 +1,252 @@
+//! `intentshield wrap` / `unwrap` on every supported MCP configuration layout.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_intentshield");
+
+fn run(verb: &str, file: &Path, extra: &[&str]) -> (i32, String, String) {
+    let o = Command::new(BIN)
+        .arg(verb)
+        .arg(file)
+        .args(
+            ["--bin", "/opt/is/intentshield"]
+                .iter()
+                .filter(|_| verb == "wrap"),
+        )
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+/// Wraps, checks, wraps again (no change), unwraps (byte-exact), returns the wrapped text.
+fn round_trip(name: &str, original: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join(name);
+    std::fs::write(&f, original).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o640)).unwrap();
+    }
+    // Dry run: nothing written.
+    let (code, out, _) = run("wrap", &f, &["--dry-run"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("would wrap"), "{out}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), original);
+    let (code, out, err) = run("wrap", &f, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wrap "), "{out}");
+    let wrapped = std::fs::read_to_string(&f).unwrap();
+    assert_ne!(wrapped, original);
+    assert!(wrapped.contains("/opt/is/intentshield"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640, "mode kept");
+    }
+    let bak = dir.path().join(format!("{name}.intentshield.bak"));
+    assert_eq!(
+        std::fs::read_to_string(&bak).unwrap(),
+        original,
+        "one backup"
+    );
+    let side = std::fs::read_to_string(dir.path().join(format!(".{name}.intentshield-wrap.json")))
+        .unwrap();
+    assert!(!side.contains("SECRET"), "env values never copied: {side}");
+    // Idempotent.
+    let (code, out, _) = run("wrap", &f, &[]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("already wrapped") && out.contains("nothing to wrap"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), wrapped);
+    // Exact restore.
+    let (code, _, err) = run("unwrap", &f, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), original);
+    wrapped
+}
+
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn claude_project_mcp_json() {
+    let original = r#"{
+  "mcpServers": {
+    "fs": {
+      "type": "stdio",
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],
+      "env": {"API_KEY": "SECRET-123"}
+    },
+    "bare": {"command": "/usr/local/bin/srv"},
+    "remote": {"type": "http", "url": "https://example.com/mcp"}
+  }
+}
+"#;
+    let w = json_of(&round_trip(".mcp.json", original));
+    let fs = &w["mcpServers"]["fs"];
+    assert_eq!(fs["command"], "/opt/is/intentshield");
+    assert_eq!(
+        fs["args"],
+        serde_json::json!([
+            "mcp-proxy",
+            "--name",
+            "fs",
+            "--",
+            "npx",
+            "-y",
+            "@modelcontextprotocol/server-filesystem",
+            "/tmp"
+        ])
+    );
+    assert_eq!(fs["env"]["API_KEY"], "SECRET-123");
+    assert_eq!(fs["type"], "stdio");
+    assert_eq!(
+        w["mcpServers"]["bare"]["args"],
+        serde_json::json!(["mcp-proxy", "--name", "bare", "--", "/usr/local/bin/srv"])
+    );
+    assert_eq!(
+        w["mcpServers"]["remote"],
+        json_of(original)["mcpServers"]["remote"]
+    );
+}
+
+#[test]
+fn claude_user_file_with_project_scopes() {
+    let original = r#"{"numStartups": 3, "mcpServers": {"a": {"command": "a-srv", "args": []}},
+ "projects": {"/home/u/p": {"allowedTools": [], "mcpServers": {"b": {"command": "uvx", "args": ["b-srv==1.0"]}}}}}"#;
+    let w = json_of(&round_trip(".claude.json", original));
+    assert_eq!(w["mcpServers"]["a"]["args"][2], "a");
+    assert_eq!(
+        w["projects"]["/home/u/p"]["mcpServers"]["b"]["args"][4],
+        "uvx"
+    );
+    assert_eq!(w["numStartups"], 3);
+}
+
+#[test]
+fn cursor_gemini_desktop_windsurf() {
+    let cursor = r#"{"mcpServers": {"gh": {"command": "docker", "args": ["run", "-i", "ghcr.io/github/github-mcp-server"], "env": {"GITHUB_TOKEN": "SECRET-gh"}, "cwd": "/x"}, "r": {"url": "https://r.example/sse"}}}"#;
+    round_trip("mcp.json", cursor);
+    let gemini = "{\n  // Gemini CLI allows comments\n  \"theme\": \"Default\",\n  \"mcpServers\": {\n    \"py\": {\"command\": \"python\", \"args\": [\"-m\", \"srv\"], \"timeout\": 5000, \"trust\": false},\n    \"h\": {\"httpUrl\": \"https://h.example/mcp\"},\n  },\n}\n";
+    let w = round_trip("settings.json", gemini);
+    assert!(w.contains("\"timeout\": 5000") && w.contains("// Gemini CLI allows comments"));
+    let windsurf = r#"{"mcpServers": {"w": {"command": "node", "args": ["w.js"], "disabled": false}, "s": {"serverUrl": "https://s.example"}}}"#;
+    round_trip("mcp_config.json", windsurf);
+    round_trip(
+        "claude_desktop_config.json",
+        r#"{"mcpServers": {"d": {"command": "d"}}}"#,
+    );
+}
+
+#[test]
+fn vscode_servers() {
+    let original = r#"{
+	"inputs": [{"type": "promptString", "id": "tok", "password": true}],
+	"servers": {
+		"v": {"type": "stdio", "command": "npx", "args": ["-y", "pkg@1.2.3"], "env": {"TOKEN": "${input:tok}"}, "envFile": "${workspaceFolder}/.env"}
+	}
+}"#;
+    let w = json_of(&round_trip("mcp.json", original));
+    assert_eq!(w["servers"]["v"]["args"][0], "mcp-proxy");
+    assert_eq!(w["servers"]["v"]["env"]["TOKEN"], "${input:tok}");
+}
+
+#[test]
+fn codex_toml() {
+    let original = r#"# Codex settings
+model = "o4"
+
+[mcp_servers.docs]
+command = "npx" # the runner
+args = ["-y", "docs-mcp@2.0.0"]
+env = { DOCS_TOKEN = "SECRET-docs" }
+startup_timeout_sec = 10
+
+[mcp_servers.bare]
+command = "bare-srv"
+
+[mcp_servers.remote]
+url = "https://remote.example/mcp"
+bearer_token_env_var = "TOK"
+"#;
+    let w = round_trip("config.toml", original);
+    let doc: toml_edit::DocumentMut = w.parse().unwrap();
+    let d = &doc["mcp_servers"]["docs"];
+    assert_eq!(d["command"].as_str(), Some("/opt/is/intentshield"));
+    let args: Vec<&str> = d["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        args,
+        [
+            "mcp-proxy",
+            "--name",
+            "docs",
+            "--",
+            "npx",
+            "-y",
+            "docs-mcp@2.0.0"
+        ]
+    );
+    assert_eq!(
+        doc["mcp_servers"]["bare"]["args"].as_array().unwrap().len(),
+        5
+    );
+    assert!(doc["mcp_servers"]["remote"].get("command").is_none());
+    assert!(w.contains("# the runner") && w.contains("SECRET-docs"));
+}
+
+#[test]
+fn unparsable_file_is_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("mcp.json", "{\"mcpServers\": {"),
+        ("config.toml", "[mcp_servers.x\ncommand="),
+    ] {
+        let f = dir.path().join(name);
+        std::fs::write(&f, text).unwrap();
+        let (code, _, err) = run("wrap", &f, &[]);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains("does not parse") && err.contains("nothing was changed"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), text);
+    }
+}
+
+#[test]
+fn unwrap_without_sidecar_rebuilds_from_the_proxy_args() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join(".mcp.json");
+    std::fs::write(
+        &f,
+        r#"{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "pkg"]}}}"#,
+    )
+    .unwrap();
+    run("wrap", &f, &[]);
+    std::fs::remove_file(dir.path().join("..mcp.json.intentshield-wrap.json")).unwrap();
+    let (code, _, err) = run("unwrap", &f, &[]);
+    assert_eq!(code, 0, "{err}");
+    let v = json_of(&std::fs::read_to_string(&f).unwrap());
+    assert_eq!(
+        v["mcpServers"]["fs"],
+        serde_json::json!({"command": "npx", "args": ["-y", "pkg"]})
+    );
+}
