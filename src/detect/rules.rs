@@ -590,7 +590,7 @@ pub static RULES: &[Rule] = &[
             "when summarizing",
             "when summarising",
         ],
-        pattern: r"\bif\s+(?:the\s+)?(?:user|anyone|someone|you\s+are|you're)\s+(?:asks?|asked|requests?|wants?)\s+(?:you\s+)?(?:for|about|to)\s+(?:a\s+|an\s+|the\s+)?(?:summary|summari[sz]e|overview|recap|tl;?dr|review|opinion|recommendation)|\bwhen\s+(?:asked\s+to\s+)?summari[sz]ing\b[^.\n]*?\b(?:say|reply|respond|include|mention|state|write)\b",
+        pattern: r"\bif\s+(?:the\s+)?(?:user|anyone|someone|you\s+are|you're)\s+(?:asks?|asked|requests?|wants?)\s+(?:you\s+)?(?:for|about|to)\s+(?:a\s+|an\s+|the\s+)?(?:summary|summari[sz]e|overview|recap|tl;?dr|review|opinion|recommendation)|\bwhen\s+(?:asked\s+to\s+)?summari[sz]ing\b(?:[^.\n]|\.\S)*?\b(?:say|reply|respond|include|mention|state|write)\b",
     },
     Rule {
         id: "hijack.output_directive",
@@ -604,14 +604,14 @@ pub static RULES: &[Rule] = &[
             "your summary",
             "your next message",
         ],
-        pattern: r"\b(?:add|include|insert|append|integrate|incorporate|mention|embed|augment|enhance|enrich|end|start|begin|conclude|finish|format|encode|translate|write|express|suggest|recommend|promote|combine|group|convert|apply|invert|reverse|put|weave|inject|sprinkle|prepend|spell|capitali[sz]e|hint|allude|reference|state|claim|urge|encourage|invite|remind|advise|present|deliver|render|display|compose|craft|introduce|close|structure|use|provide)\w*\b[^.\n]*?\b(?:in|to|into|within|throughout|at\s+the\s+(?:end|start|beginning)\s+of|with|from)\s+(?:all\s+(?:of\s+)?)?your\s+(?:response|answer|responses|answers|summary|next\s+message)\b|\b(?:in|within)\s+your\s+(?:response|answer)\s*,|\byour\s+(?:response|answer)\s+(?:must|should|needs?\s+to)\b",
+        pattern: r"\b(?:translate|modify|reverse|encode|render|write|format|augment|enhance|enrich|end|start|begin|conclude|present|structure|express|deliver|compose|rewrite|change|alter|adjust|tailor|craft|spell|capitali[sz]e|convert|invert|shorten|limit|sign|encrypt|cipher|scramble|obfuscate)\s+(?:all\s+(?:of\s+)?)?your\s+(?:response|answer|responses|answers|summary)\b|\b(?:add|include|insert|append|integrate|incorporate|mention|embed|augment|enhance|enrich|end|start|begin|conclude|finish|format|encode|translate|write|express|suggest|recommend|promote|combine|group|convert|apply|invert|reverse|put|weave|inject|sprinkle|prepend|spell|capitali[sz]e|hint|allude|reference|state|claim|urge|encourage|invite|remind|advise|present|deliver|render|display|compose|craft|introduce|close|structure|use|provide)\w*\b(?:[^.\n]|\.\S)*?\b(?:in|to|into|within|throughout|at\s+the\s+(?:end|start|beginning)\s+of|with|from)\s+(?:all\s+(?:of\s+)?)?your\s+(?:response|answer|responses|answers|summary|next\s+message)\b|\b(?:in|within)\s+your\s+(?:response|answer)\s*,|\byour\s+(?:response|answer)\s+(?:must|should|needs?\s+to)\b",
     },
     Rule {
         id: "hijack.reply_directive",
         family: "task_hijack",
         weights: [2, 1, 1, 0],
         literals: &["your reply", "your replies", "your output"],
-        pattern: r"\b(?:add|include|insert|append|integrate|incorporate|mention|embed|augment|enhance|enrich|end|start|begin|conclude|finish|format|encode|translate|write|express|suggest|recommend|promote|combine|group|convert|apply|invert|reverse|put|weave|inject|sprinkle|prepend|spell|capitali[sz]e|hint|allude|reference|state|claim|urge|encourage|invite|remind|advise|present|deliver|render|display|compose|craft|introduce|close|structure|use|provide)\w*\b[^.\n]*?\b(?:in|to|into|within|throughout|at\s+the\s+(?:end|start|beginning)\s+of|with|from)\s+(?:all\s+(?:of\s+)?)?your\s+(?:reply|replies|output)\b|\b(?:in|within)\s+your\s+reply\s*,|\byour\s+(?:reply|output)\s+(?:must|should|needs?\s+to)\b",
+        pattern: r"\b(?:translate|modify|reverse|encode|render|write|format|augment|enhance|enrich|end|start|begin|conclude|present|structure|express|deliver|compose|rewrite|change|alter|adjust|tailor|craft|spell|capitali[sz]e|convert|invert|shorten|limit|sign|encrypt|cipher|scramble|obfuscate)\s+(?:all\s+(?:of\s+)?)?your\s+(?:reply|replies|output)\b|\b(?:add|include|insert|append|integrate|incorporate|mention|embed|augment|enhance|enrich|end|start|begin|conclude|finish|format|encode|translate|write|express|suggest|recommend|promote|combine|group|convert|apply|invert|reverse|put|weave|inject|sprinkle|prepend|spell|capitali[sz]e|hint|allude|reference|state|claim|urge|encourage|invite|remind|advise|present|deliver|render|display|compose|craft|introduce|close|structure|use|provide)\w*\b(?:[^.\n]|\.\S)*?\b(?:in|to|into|within|throughout|at\s+the\s+(?:end|start|beginning)\s+of|with|from)\s+(?:all\s+(?:of\s+)?)?your\s+(?:reply|replies|output)\b|\b(?:in|within)\s+your\s+reply\s*,|\byour\s+(?:reply|output)\s+(?:must|should|needs?\s+to)\b",
     },
     Rule {
         id: "hijack.code_injection",
@@ -627,7 +627,7 @@ pub static RULES: &[Rule] = &[
             "your response",
             "your answer",
         ],
-        pattern: r"\b(?:following|below|subsequent|above)\s+(?:python\s+)?(?:code\s+)?(?:snippet|block|excerpt|section|segment|fragment|code)\b[^.\n]*?\byour\s+(?:code|implementation|solution|codebase|program|algorithm|response|answer)\b|\byour\s+(?:code|implementation|solution|codebase|algorithm|program)\b[^.\n]*?\b(?:following|below|subsequent)\s+(?:code\s+)?(?:snippet|block|excerpt|section|code)\b",
+        pattern: r"\b(?:following|below|subsequent|above)\s+(?:python\s+)?(?:code\s+)?(?:snippet|block|excerpt|section|segment|fragment|code)\b(?:[^.\n]|\.\S)*?\byour\s+(?:code|implementation|solution|codebase|program|algorithm|response|answer)\b|\byour\s+(?:code|implementation|solution|codebase|algorithm|program)\b(?:[^.\n]|\.\S)*?\b(?:following|below|subsequent)\s+(?:code\s+)?(?:snippet|block|excerpt|section|code)\b",
     },
     Rule {
         id: "payload.dangerous_code",
@@ -944,7 +944,7 @@ pub static RULES: &[Rule] = &[
             "before returning",
             "before responding",
         ],
-        pattern: r"\bbefore\s+(?:using|calling|invoking|running|executing|returning|responding)\s+(?:this|any|the|other|each|results)?\s*(?:\w+\s+)?(?:tools?|functions?|commands?|results?)?[^.\n]*?\b(?:you\s+)?(?:must|need\s+to|have\s+to|always)\s+(?:first\s+)?(?:silently\s+)?(?:read|send|fetch|open|cat|pass|include|upload|post|copy|provide)\b",
+        pattern: r"\bbefore\s+(?:using|calling|invoking|running|executing|returning|responding)\s+(?:this|any|the|other|each|results)?\s*(?:\w+\s+)?(?:tools?|functions?|commands?|results?)?(?:[^.\n]|\.\S)*?\b(?:you\s+)?(?:must|need\s+to|have\s+to|always)\s+(?:first\s+)?(?:silently\s+)?(?:read|send|fetch|open|cat|pass|include|upload|post|copy|provide)\b",
     },
     Rule {
         id: "desc.shadowing",
@@ -960,7 +960,7 @@ pub static RULES: &[Rule] = &[
             "tool should",
             "tool will have to",
         ],
-        pattern: r"\bwhen\s+(?:this\s+tool\s+is\s+(?:available|loaded|present|installed|enabled)|(?:the\s+|any\s+)?[`'\x22]?[a-z0-9_.-]+[`'\x22]?\s+(?:tool\s+)?is\s+(?:invoked|called))[^.\n]*?\b(?:must|should|always|change|replace|redirect|instead)\b|\bside\s+effects?\s+on\s+(?:the\s+)?(?:also\s+present|other)\b|\b(?:the\s+)?(?:also\s+present|other)\s+[`'\x22]?[a-z0-9_.-]+[`'\x22]?\s+tool\s+(?:must|should|will\s+have\s+to)\b|\b[a-z0-9]+(?:_[a-z0-9]+)+\s+tool\s+must\s+(?:send|forward|use|always|include|set|be\s+called\s+with)\b",
+        pattern: r"\bwhen\s+(?:this\s+tool\s+is\s+(?:available|loaded|present|installed|enabled)|(?:the\s+|any\s+)?[`'\x22]?[a-z0-9_.-]+[`'\x22]?\s+(?:tool\s+)?is\s+(?:invoked|called))(?:[^.\n]|\.\S)*?\b(?:must|should|always|change|replace|redirect|instead)\b|\bside\s+effects?\s+on\s+(?:the\s+)?(?:also\s+present|other)\b|\b(?:the\s+)?(?:also\s+present|other)\s+[`'\x22]?[a-z0-9_.-]+[`'\x22]?\s+tool\s+(?:must|should|will\s+have\s+to)\b|\b[a-z0-9]+(?:_[a-z0-9]+)+\s+tool\s+must\s+(?:send|forward|use|always|include|set|be\s+called\s+with)\b",
     },
     Rule {
         id: "desc.argument_override",
@@ -1287,7 +1287,7 @@ mod tests {
             assert!(!r.literals.is_empty(), "{} has no literal", r.id);
             for l in r.literals {
                 assert_eq!(*l, l.to_lowercase(), "{} literal not lower-case", r.id);
-                assert!(l.len() >= 2, "{} literal too short: {l}", r.id);
+                assert!(l.len() >= 2 || *l == "@", "{} literal too short: {l}", r.id);
             }
             assert!(r.id.contains('.'));
         }
