@@ -50,6 +50,8 @@ pub const REFUSED: i64 = -32001;
 pub const SERVER_GONE: i64 = -32002;
 /// How long a server may take to exit after its stdin is closed before it is killed.
 pub const GRACE: Duration = Duration::from_secs(2);
+/// Longest a `tools/call` waits for the proxy's own re-list after `list_changed`.
+pub const RELIST_WAIT: Duration = Duration::from_secs(3);
 /// Most bytes of one string argument or result text scanned (1 MiB); the rest is not scanned.
 const SCAN_LIMIT: usize = 1 << 20;
 
@@ -543,6 +545,23 @@ impl Shared {
         let Some(tool) = params.get("name").and_then(Value::as_str) else {
             return Action::Relay;
         };
+        // A re-list after `list_changed` is in flight: wait for it (bounded), so a tool that
+        // just changed is judged on its new version.
+        let start = Instant::now();
+        while start.elapsed() < RELIST_WAIT
+            && lock(&self.st)
+                .pending
+                .values()
+                .any(|p| matches!(p, Pending::Relist(_)))
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if start.elapsed() >= RELIST_WAIT {
+            // The server never answered the re-list; do not make every call wait for it.
+            lock(&self.st)
+                .pending
+                .retain(|_, p| !matches!(p, Pending::Relist(_)));
+        }
         let hidden = lock(&self.st).hidden.get(tool).cloned();
         if let Some(why) = hidden {
             return Action::Answer(self.refuse(
@@ -1090,7 +1109,7 @@ mod tests {
         );
         assert_eq!(
             read_line(&mut r, 8, &mut b).unwrap(),
-            Line::TooLong(b"01234567".to_vec(), 10)
+            Line::TooLong(b"0123456789".to_vec(), 10)
         );
         assert_eq!(
             read_line(&mut r, 8, &mut b).unwrap(),

@@ -350,3 +350,55 @@ fn bad_server_command_exits_with_a_message() {
     assert_eq!(code, 1);
     assert!(err.contains("cannot start"), "{err}");
 }
+
+#[test]
+fn operator_read_only_decision_reaches_the_catalog() {
+    if python().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    std::fs::write(
+        db.with_extension("toml"),
+        "read_only_tools = [\"ro/get_*\"]\n",
+    )
+    .unwrap();
+    let cat = dir.path().join("cat.json");
+    write_catalog(
+        &cat,
+        json!([{"name": "get_item", "description": "Reads an item.", "inputSchema": {"type": "object"}},
+               {"name": "delete_item", "description": "Deletes an item.", "inputSchema": {"type": "object"}}]),
+    );
+    let mut c = Client::start(&db, "ro", &cat);
+    c.init();
+    c.tool_names(1);
+    c.finish();
+    let out = Command::new(BIN)
+        .args(["mcp", "list", "ro", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(out.contains("ro/get_item\tlisted\tread-only"), "{out}");
+    assert!(out.contains("ro/delete_item\tlisted\t-"), "{out}");
+}
+
+#[test]
+fn oversized_client_message_is_refused_not_relayed() {
+    if python().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let cat = dir.path().join("cat.json");
+    write_catalog(&cat, json!([]));
+    let mut c = Client::start(&db, "big", &cat);
+    c.init();
+    let big = "x".repeat(17 << 20);
+    c.send(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo", "arguments": {"t": big}}}));
+    let r = c.recv();
+    assert_eq!(r["id"], json!(7));
+    assert_eq!(r["error"]["code"], json!(-32600));
+    assert_eq!(c.request(8, "ping", json!({}))["result"], json!({}));
+    c.finish();
+}
