@@ -1109,7 +1109,7 @@ mod tests {
         );
         assert_eq!(
             read_line(&mut r, 8, &mut b).unwrap(),
-            Line::TooLong(b"0123456789".to_vec(), 10)
+            Line::TooLong(b"01234567".to_vec(), 10)
         );
         assert_eq!(
             read_line(&mut r, 8, &mut b).unwrap(),
