@@ -17,6 +17,7 @@ pub mod decision;
 pub mod detect;
 pub mod event;
 pub mod hook;
+pub mod install;
 pub mod paths;
 pub mod policy;
 pub mod provenance;

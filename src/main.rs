@@ -53,6 +53,11 @@ fn cli() -> clap::Command {
         .subcommand(commands::mcp::command())
         .subcommand(commands::wrap::wrap_command())
         .subcommand(commands::wrap::unwrap_command())
+        .subcommand(commands::scan::command())
+        .subcommand(commands::install::command())
+        .subcommand(commands::install::uninstall_command())
+        .subcommand(commands::doctor::command())
+        .subcommand(commands::demo::command())
 }
 
 /// Hand parse of `hook <harness> [--review X] [--outputs X] [--gemini-ask X] [--db P] [--config P]`
@@ -176,6 +181,11 @@ fn main() {
         Some(("mcp", sub)) => commands::mcp::run(sub),
         Some(("wrap", sub)) => commands::wrap::run(sub, false),
         Some(("unwrap", sub)) => commands::wrap::run(sub, true),
+        Some(("scan", sub)) => commands::scan::run(sub),
+        Some(("install", sub)) => commands::install::run(sub),
+        Some(("uninstall", sub)) => commands::install::run_uninstall(sub),
+        Some(("doctor", sub)) => commands::doctor::run(sub),
+        Some(("demo", sub)) => commands::demo::run(sub),
         _ => 2,
     };
     std::process::exit(code);

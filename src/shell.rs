@@ -133,8 +133,7 @@ fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -> SimpleCom
     let has_substitution = words.iter().any(|(_, s)| *s);
     let mut i = 0;
     // Leading assignments and wrappers.
-    loop {
-        let Some((w, _)) = words.get(i) else { break };
+    while let Some((w, _)) = words.get(i) {
         let is_assign = w.split_once('=').is_some_and(|(k, _)| {
             !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         });
@@ -770,16 +769,15 @@ impl SimpleCommand {
                     out.push(operands[operands.len() - 1].clone());
                 }
             }
-            "sed" | "perl" => {
+            "sed" | "perl"
                 if self
                     .args
                     .iter()
-                    .any(|a| a.starts_with("-i") || a == "--in-place")
-                {
-                    let has_e = self.args.iter().any(|a| a == "-e");
-                    let skip = if has_e { 0 } else { 1 };
-                    out.extend(operands.iter().skip(skip).map(|s| s.to_string()));
-                }
+                    .any(|a| a.starts_with("-i") || a == "--in-place") =>
+            {
+                let has_e = self.args.iter().any(|a| a == "-e");
+                let skip = if has_e { 0 } else { 1 };
+                out.extend(operands.iter().skip(skip).map(|s| s.to_string()));
             }
             "touch" | "rm" | "rmdir" | "mkdir" | "chmod" | "chown" | "chgrp" | "truncate"
             | "unlink" | "shred" | "patch" => out.extend(operands.iter().map(|s| s.to_string())),

@@ -2,9 +2,9 @@
 //! its expected outcome: deny = quarantined and refused, ask = the changed launch pin is
 //! reported, allow = relayed. Skips, with a message, when the file or python3 is missing.
 
-mod common;
+mod mcp_common;
 
-use common::{python, refused, write_catalog, Client};
+use mcp_common::{python, refused, write_catalog, Client};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -36,7 +36,7 @@ fn split(tool_name: &str) -> (String, String) {
 fn server_cmd(cat: &Path, extra: &str) -> Vec<String> {
     vec![
         "python3".into(),
-        common::server_script().display().to_string(),
+        mcp_common::server_script().display().to_string(),
         cat.display().to_string(),
         extra.to_string(),
     ]

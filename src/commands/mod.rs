@@ -2,6 +2,10 @@
 //! `run(&ArgMatches) -> i32` (the exit status).
 
 pub mod check;
+pub mod demo;
+pub mod doctor;
+pub mod install;
 pub mod log;
 pub mod mcp;
+pub mod scan;
 pub mod wrap;

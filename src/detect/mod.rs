@@ -59,6 +59,13 @@ pub struct Finding {
     pub end: usize,
     /// The matched normalized text, at most 160 bytes.
     pub excerpt: String,
+    /// The rule's weight for the scanned kind (see [`rules::FLAG_THRESHOLD`]).
+    pub weight: u8,
+    /// Where the match lies: `text` (visible input), `base64` or `unicode_tags` (decoded
+    /// hidden text), or `normalizer` (evidence found while normalizing).
+    pub origin: &'static str,
+    /// Byte offset in the *input* text where the match (or the encoded run) starts, when known.
+    pub input_offset: Option<usize>,
 }
 
 /// The result of scanning one text.
@@ -68,12 +75,60 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// True when the findings reach the operating point the hook uses.
     pub flagged: bool,
+    /// Sum over families of the highest weight found (plus one for instructions hidden in
+    /// encoded text); `flagged` is `score >= rules::FLAG_THRESHOLD`.
+    pub score: u32,
+    /// True when the input exceeded [`normalize::MAX_INPUT`] and only its start was scanned.
+    pub truncated: bool,
 }
 
-/// Scans `text` as `kind`. Never panics; cost is bounded by the text size.
+impl Report {
+    /// Distinct rule ids of the findings with a non-zero weight, in text order: the reason codes.
+    pub fn reasons(&self) -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = Vec::new();
+        for f in &self.findings {
+            if f.weight > 0 && !v.contains(&f.rule) {
+                v.push(f.rule);
+            }
+        }
+        v
+    }
+}
+
+/// Scans `text` as `kind`. Never panics; cost is linear in the text size (at most
+/// [`normalize::MAX_INPUT`] bytes are read).
+///
+/// Operating point: each finding carries its rule's weight for `kind` (0-3); per family the
+/// highest weight counts, and the text is flagged when the sum reaches
+/// [`rules::FLAG_THRESHOLD`] (3). Strong rules flag alone; weak ones need another family.
 pub fn scan(text: &str, kind: TextKind) -> Report {
     let norm = normalize::normalize(text);
-    let findings = rules::run(&norm, kind);
-    let flagged = !findings.is_empty();
-    Report { findings, flagged }
+    let mut findings = rules::run(&norm, kind);
+    for f in &mut findings {
+        f.weight = rules::weight_of(f.rule, kind);
+        // Text that quotes an attack to discuss it ("phrases such as ...") counts as weak.
+        if f.weight > 1 && rules::looks_like_mention(&norm.text, f.start) {
+            f.weight = 1;
+        }
+        if f.rule.starts_with("hidden.") || f.rule.starts_with("obfuscation.") {
+            f.origin = "normalizer";
+            f.input_offset = None;
+        } else if let Some(seg) = norm
+            .segment_at(f.start)
+            .filter(|_| f.start >= norm.visible_len)
+        {
+            f.origin = seg.origin;
+            f.input_offset = Some(seg.input_offset);
+        } else {
+            f.origin = "text";
+            f.input_offset = norm.original_offset(f.start);
+        }
+    }
+    let score = rules::score(&findings, &norm);
+    Report {
+        findings,
+        flagged: score >= rules::FLAG_THRESHOLD,
+        score,
+        truncated: norm.truncated,
+    }
 }

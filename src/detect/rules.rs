@@ -1,35 +1,1112 @@
-//! Rule families (stub: the full table replaces this).
+//! Rule families and the matching engine.
+//!
+//! Every rule has a stable id (`family.name`), a set of *required literals* (lower-case; a
+//! match of the pattern always contains one of them), a regex-lite pattern over the normalized
+//! (lower-cased, whitespace-folded) text, and a weight per [`TextKind`]. Weight 0 disables a
+//! rule for that kind; weight 3 flags on its own; weaker rules need company (see
+//! [`FLAG_THRESHOLD`]).
+//!
+//! Engine (perf-notes.md §1): one Aho-Corasick pass over all literals of all rules; a rule is a
+//! candidate only if one of its literals occurs; its regex is compiled on first use and run only
+//! in bounded windows around the literal hits. Cost is linear in the text and never depends on
+//! rules whose literals are absent.
+//!
+//! Sources of the families (facts only; every pattern here is written for this project):
+//! - instruction override: Perez & Ribeiro 2022 ("Ignore previous prompt"), Greshake et al. 2023
+//!   (indirect prompt injection), InjecAgent (Zhan et al. 2024, "IMPORTANT!!! Ignore all previous
+//!   instructions"), AgentDojo `ignore_previous`;
+//! - fake role markers: chat-template tokens (ChatML, Llama), garak `latentinjection` fake turns,
+//!   AgentDojo `system_message`;
+//! - hidden directive tags: Invariant Labs 2025 tool poisoning (`<IMPORTANT>`), AgentDojo
+//!   `important_instructions` (`<INFORMATION>`), HTML comments aimed at assistants;
+//! - user impersonation and task hijack: AgentDojo `important_instructions`, MCP Security Bench
+//!   (simulated user, false error), BIPIA (Yi et al. 2023) task and code injections;
+//! - coercion, concealment, exfiltration, tool directives, shadowing, argument overrides,
+//!   preference manipulation: Invariant Labs tool poisoning and shadowing, MCP Security Bench,
+//!   AgentDojo `tool_knowledge`, Greshake et al. 2023 (data exfiltration).
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use super::normalize::Normalized;
 use super::{Finding, TextKind};
 
-/// Runs every rule on a normalized text.
-pub fn run(norm: &Normalized, _kind: TextKind) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (rule, family, re) in [
-        (
-            "override.ignore_previous",
-            "instruction_override",
-            r"(ignore|disregard|forget)( all)? (previous|prior|above) (instructions|directions)",
+/// Sum of family weights at which a text is flagged.
+pub const FLAG_THRESHOLD: u32 = 3;
+/// Bytes before a literal hit that a rule's regex may look at.
+const WINDOW_BEFORE: usize = 512;
+/// Bytes after a literal hit that a rule's regex may look at.
+const WINDOW_AFTER: usize = 768;
+/// Longest excerpt kept in a [`Finding`] (bytes, cut at a char boundary).
+pub const EXCERPT_MAX: usize = 160;
+
+/// One detection rule.
+#[derive(Debug)]
+pub struct Rule {
+    /// Stable id, `family.name`.
+    pub id: &'static str,
+    /// Family name (see the module docs for sources).
+    pub family: &'static str,
+    /// Weight per kind, in the order tool_output, description, argument, prompt. 0 = off.
+    pub weights: [u8; 4],
+    /// Required literals, lower-case.
+    pub literals: &'static [&'static str],
+    /// regex-lite pattern over the normalized text.
+    pub pattern: &'static str,
+}
+
+impl Rule {
+    /// Weight of this rule for `kind` (0 = disabled).
+    pub fn weight(&self, kind: TextKind) -> u8 {
+        self.weights[kind_index(kind)]
+    }
+}
+
+fn kind_index(kind: TextKind) -> usize {
+    match kind {
+        TextKind::ToolOutput => 0,
+        TextKind::Description => 1,
+        TextKind::Argument => 2,
+        TextKind::Prompt => 3,
+    }
+}
+
+/// Weight of evidence found by normalization (`hidden.*`), per kind, same order as
+/// [`Rule::weights`].
+pub fn hidden_weight(id: &str, kind: TextKind) -> u8 {
+    let w: [u8; 4] = match id {
+        // ASCII smuggled in Unicode tags: there is no benign reason for it in agent text.
+        "hidden.unicode_tags" => [3, 3, 3, 3],
+        // Trojan-source style reordering; weak alone.
+        "hidden.bidi_control" => [1, 2, 1, 0],
+        // Terminal escapes in a tool description can hide text from the user (Trail of Bits
+        // 2025, "deceiving users with ANSI terminal codes in MCP"); in tool output they are
+        // ordinary colour codes.
+        "hidden.ansi_escape" => [0, 3, 1, 0],
+        _ => [0, 0, 0, 0],
+    };
+    w[kind_index(kind)]
+}
+
+/// Family of a `hidden.*` / `obfuscation.*` evidence id.
+pub fn hidden_family(id: &str) -> &'static str {
+    if id.starts_with("obfuscation.") {
+        "obfuscation"
+    } else {
+        "hidden_text"
+    }
+}
+
+macro_rules! ai {
+    () => {
+        r"(?:ai|a\.i\.|llm|llms|large\s+language\s+model|language\s+model|ai\s+language\s+model|ai\s+model|ai\s+assistant|ai\s+agent|assistant|chatbot|gpt-?\d[\w.-]*|gpt|chatgpt|claude|gemini|copilot|codex|cursor)"
+    };
+}
+
+const SECRET_PATHS: &[&str] = &[
+    "/.ssh",
+    "/.aws",
+    "/.gnupg",
+    "/.kube",
+    "/.docker/config",
+    "/.netrc",
+    "/.npmrc",
+    "/.pypirc",
+    "/.git-credentials",
+    "/.bash_history",
+    "/.zsh_history",
+    "/.cursor/",
+    "/.claude",
+    "id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    "/etc/passwd",
+    "/etc/shadow",
+    "/etc/sudoers",
+    "aws_secret_access_key",
+    "aws/credentials",
+    "claude_desktop_config",
+    "mcp.json",
+    "wallet.dat",
+];
+
+/// The rule table.
+pub static RULES: &[Rule] = &[
+    // ---------------------------------------------------------------- instruction override
+    Rule {
+        id: "override.ignore_previous",
+        family: "instruction_override",
+        weights: [3, 3, 3, 2],
+        literals: &["ignor", "disregard", "forget", "overlook", "neglect"],
+        pattern: r"\b(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect)\b(?:\s+(?:all|any|each|every|of|the|your|my|its|these|those|this|that|everything|what|was|you|were|have|been|told|given|said|received|so|far|and|previously|completely|entirely))*\s+(?:previous|previously|prior|preceding|above|earlier|foregoing|former|original|initial|old|pre-?existing|existing|system|developer|safety|other|all)\s+(?:\w+\s+){0,2}?(?:instructions?|iunstructions|instrucitons|directions?|directives?|prompts?|commands?|guidelines?|rules|orders|tasks?|context|messages?|conversation|requests?|constraints|guidance|programming|text|information|input|content|data)\b|\b(?:forget|disregard|ignore)\s+(?:all\s+of\s+|everything\s+|all\s+)(?:the\s+)?(?:above|before|that\s+came\s+before|you\s+were\s+told|i\s+said|you\s+know)",
+    },
+    Rule {
+        id: "override.ignore_rest",
+        family: "instruction_override",
+        weights: [3, 3, 3, 2],
+        literals: &["ignor", "disregard"],
+        pattern: r"\b(?:ignore|disregard)\s+(?:the\s+)?(?:rest|remainder)\s+of\s+(?:this|the)\s+(?:data|document|text|content|input|page|file|message|email|article|context|results?|output)\b",
+    },
+    Rule {
+        id: "override.disregard_except",
+        family: "instruction_override",
+        weights: [2, 2, 2, 1],
+        literals: &["ignor", "disregard"],
+        pattern: r"\b(?:ignore|disregard)\s+(?:all|any|everything|every\s+\w+)(?:\s+\w+){0,3}?\s+(?:except|but|other\s+than|besides)\b",
+    },
+    Rule {
+        id: "override.ignore_and_instead",
+        family: "instruction_override",
+        weights: [2, 2, 2, 1],
+        literals: &["ignor", "disregard"],
+        pattern: r"\b(?:ignore|disregard)\s+(?:them|it|this|that|those|these|everything|the\s+(?:request|question|task))\b[^.\n]{0,40}?\binstead\b",
+    },
+    Rule {
+        id: "override.new_instructions",
+        family: "instruction_override",
+        weights: [2, 2, 2, 1],
+        literals: &[
+            "instruction",
+            "task",
+            "directive",
+            "goal",
+            "objective",
+            "orders",
+        ],
+        pattern: r"\b(?:new|updated|real|actual|true|revised|secret|hidden|urgent|override)\s+(?:instructions?|tasks?|directives?|goals?|objectives?|orders)\s*:",
+    },
+    Rule {
+        id: "override.from_now_on",
+        family: "instruction_override",
+        weights: [2, 1, 2, 1],
+        literals: &["from now on"],
+        pattern: r"\bfrom\s+now\s+on\b[^.\n]{0,20}?\byou\s+(?:are|will|must|should|shall|need|have|can|may|only|always|never)\b",
+    },
+    Rule {
+        id: "override.your_new_task",
+        family: "instruction_override",
+        weights: [2, 2, 2, 1],
+        literals: &[
+            "your new",
+            "your real",
+            "your actual",
+            "your true",
+            "your only",
+            "your primary",
+            "your main",
+        ],
+        pattern: r"\byour\s+(?:new|real|actual|true|only|primary|main)\s+(?:task|goal|objective|instructions?|purpose|mission|job|role)\s+(?:is|are|will\s+be|now)\b",
+    },
+    Rule {
+        id: "override.strictly_adhere",
+        family: "instruction_override",
+        weights: [2, 2, 2, 1],
+        literals: &["strictly", "adhere", "obey"],
+        pattern: r"\bstrictly\s+(?:adhere\s+to|follow|obey|comply\s+with|execute)\b|\b(?:adhere|obey)\s+(?:to\s+)?(?:the\s+)?(?:following|these|my|below)\s+(?:instructions?|commands?|orders|directives?)",
+    },
+    // ---------------------------------------------------------------- fake role markers
+    Rule {
+        id: "role.chat_template",
+        family: "role_marker",
+        weights: [2, 3, 2, 1],
+        literals: &[
+            "<|im_start|>",
+            "<|im_end|>",
+            "<|system|>",
+            "<|user|>",
+            "<|assistant|>",
+            "[inst]",
+            "<<sys>>",
+            "<|start_header_id|>",
+            "<|eot_id|>",
+            "<|endoftext|>",
+            "<start_of_turn>",
+            "<|end|>",
+        ],
+        pattern: r"<\|im_start\|>|<\|im_end\|>|<\|system\|>|<\|user\|>|<\|assistant\|>|\[inst\]|<<sys>>|<\|start_header_id\|>|<\|eot_id\|>|<\|endoftext\|>|<start_of_turn>|<\|end\|>",
+    },
+    Rule {
+        id: "role.system_tag",
+        family: "role_marker",
+        weights: [3, 3, 3, 1],
+        literals: &[
+            "system>",
+            "sys>",
+            "system]",
+            "sys]",
+            "system_message",
+            "system message)",
+            "system:",
+            "system message:",
+            "system prompt:",
+        ],
+        pattern: r"<\s*/?\s*(?:system|sys|system_prompt|system-prompt)\s*>|\[\s*/?\s*(?:system|sys|system\s+message|system_message)\s*\]|\(\s*system[_ ]message\s*\)|(?:^|\n)\s*#{1,6}\s*(?:system|system\s+message|system\s+prompt|system_message)\s*:",
+    },
+    Rule {
+        id: "role.line_start_system",
+        family: "role_marker",
+        weights: [2, 2, 2, 1],
+        literals: &[
+            "system:",
+            "system message:",
+            "system prompt:",
+            "system note:",
+            "system override:",
+            "system instruction:",
+            "developer:",
+            "admin:",
+            "administrator:",
+        ],
+        pattern: r"(?:^|\n)\s*(?:system|developer|admin|administrator)\s*(?:message|prompt|note|override|instruction)?\s*:\s*\S",
+    },
+    Rule {
+        id: "role.transcript",
+        family: "role_marker",
+        weights: [2, 2, 2, 0],
+        literals: &["assistant:", "ai:", "gpt:", "chatgpt:", "bot:"],
+        pattern: r"(?:^|\n)\s*(?:assistant|ai|gpt|chatgpt|bot)\s*:[^\n]{0,400}\n\s*(?:user|human)\s*:",
+    },
+    Rule {
+        id: "role.user_turn",
+        family: "role_marker",
+        weights: [2, 1, 1, 0],
+        literals: &["user:", "human:"],
+        pattern: r"(?:^|\n)\s*(?:user|human)\s*:\s*(?:next|now|also|please|ignore|disregard|forget|new|thanks|thank\s+you|could\s+you|can\s+you|i\s+want|i\s+need)\b",
+    },
+    Rule {
+        id: "role.end_of_context",
+        family: "role_marker",
+        weights: [2, 2, 2, 1],
+        literals: &[
+            "end of",
+            "</tool",
+            "</function",
+            "</search",
+            "</document",
+            "</context",
+            "</user",
+            "</untrusted",
+        ],
+        pattern: r"<\s*/?\s*end\s+of\s+(?:session|conversation|context|document|input|data|text)\s*>|</\s*(?:tool_output|tool_result|tool_response|function_results?|search_results|documents?|context|user_input|untrusted[\w-]*)\s*>|\bend\s+of\s+(?:tool\s+output|tool\s+result|untrusted\s+(?:content|data|input))\b",
+    },
+    // ---------------------------------------------------------------- hidden directive tags
+    Rule {
+        id: "directive.important_tag",
+        family: "hidden_directive",
+        weights: [3, 3, 3, 1],
+        literals: &[
+            "important>",
+            "instruction>",
+            "instructions>",
+            "note>",
+            "message>",
+        ],
+        pattern: r"<\s*/?\s*(?:important|important[_ -]?(?:note|instructions?|message)|system[_-]?(?:note|instructions?)|ai[_-]?(?:instructions?|note)|assistant[_-]?(?:instructions?|note)|llm[_-]?instructions?|agent[_-]?instructions?|secret[_-]?instructions?|hidden[_-]?instructions?)\s*>",
+    },
+    Rule {
+        id: "directive.information_tag",
+        family: "hidden_directive",
+        weights: [2, 2, 2, 1],
+        literals: &["information>", "secret>", "hidden>"],
+        pattern: r"<\s*/?\s*(?:information|secret|hidden)\s*>",
+    },
+    Rule {
+        id: "directive.instructions_tag",
+        family: "hidden_directive",
+        weights: [2, 2, 2, 0],
+        literals: &["instruction>", "instructions>"],
+        pattern: r"<\s*/?\s*(?:instructions?|system[_-]?instructions?)\s*>",
+    },
+    Rule {
+        id: "directive.ai_comment",
+        family: "hidden_directive",
+        weights: [3, 3, 2, 1],
+        literals: &["<!--"],
+        pattern: concat!(
+            r"<!--[^>]{0,40}?\b",
+            ai!(),
+            r"s?\b\s*(?:[:,]|-\s|only|instructions?|note|please|must|should|reading|if|agents?)[^>]{0,300}?-->"
         ),
-        ("hidden.important_tag", "hidden_directive", r"<important>"),
-        (
-            "concealment.do_not_tell",
-            "concealment",
-            r"(do not|don't) (tell|mention|notify|inform) (the )?user",
+    },
+    Rule {
+        id: "directive.note_to_ai",
+        family: "hidden_directive",
+        weights: [2, 2, 2, 1],
+        literals: &[
+            "note to",
+            "note for",
+            "message to",
+            "message for",
+            "instructions to",
+            "instructions for",
+            "instruction for",
+            "instruction to",
+            "reminder to",
+            "reminder for",
+            "hint for",
+            "notice to",
+            "notice for",
+            "memo to",
+        ],
+        pattern: concat!(
+            r"\b(?:note|message|instructions?|reminder|hint|notice|memo)\s+(?:to|for)\s+(?:all\s+|any\s+)?(?:the\s+)?",
+            ai!(),
+            r"s?\b"
         ),
-    ] {
-        if let Ok(re) = regex_lite::Regex::new(re) {
-            if let Some(m) = re.find(&norm.text) {
-                out.push(Finding {
-                    rule,
-                    family,
-                    start: m.start(),
-                    end: m.end(),
-                    excerpt: m.as_str().chars().take(160).collect(),
-                });
+    },
+    Rule {
+        id: "directive.if_you_are_ai",
+        family: "hidden_directive",
+        weights: [3, 3, 2, 1],
+        literals: &["if you are", "if you're"],
+        pattern: concat!(
+            r"\bif\s+you\s+are\s+(?:an?\s+)?(?:automated\s+\w+|",
+            ai!(),
+            r")\b(?:\s+(?:reading|processing|summari[sz]ing|parsing|agent|assistant|model))?"
+        ),
+    },
+    Rule {
+        id: "directive.address_ai",
+        family: "hidden_directive",
+        weights: [2, 2, 2, 1],
+        literals: &["dear", "attention", "hey", "hello", "to you,"],
+        pattern: concat!(
+            r"\b(?:dear|attention|hey|hello)\s*,?\s+(?:the\s+)?",
+            ai!(),
+            r"\b|\bto\s+you\s*,\s*(?:the\s+)?(?:ai\s+language\s+model|",
+            ai!(),
+            r"|model|agent)\b"
+        ),
+    },
+    // ---------------------------------------------------------------- user impersonation
+    Rule {
+        id: "impersonate.important_message",
+        family: "user_impersonation",
+        weights: [3, 3, 3, 1],
+        literals: &["this is a", "this is an", "message from"],
+        pattern: r"\bthis\s+is\s+an?\s+(?:important|urgent|critical|personal|direct|private|priority)\s+(?:message|note|request|instruction|notice)\s+from\b|\b(?:important|urgent|priority)\s+message\s+from\s+(?:me|the\s+user|your\s+user|user|your\s+owner|the\s+owner)\b",
+    },
+    Rule {
+        id: "impersonate.message_from_user",
+        family: "user_impersonation",
+        weights: [2, 1, 2, 0],
+        literals: &["from me", "from the", "from your", "from user"],
+        pattern: r"\b(?:message|note|request|instructions?|update)\s+from\s+(?:me\s*,?\s*)?(?:the\s+|your\s+)?(?:user|owner|admin|administrator|operator|boss|creator|principal)\b",
+    },
+    Rule {
+        id: "impersonate.user_speaking",
+        family: "user_impersonation",
+        weights: [3, 2, 3, 0],
+        literals: &[
+            "this is the",
+            "this is your",
+            "it's the",
+            "its the",
+            "it's your",
+            "i am the",
+            "i am your",
+            "i'm the",
+            "i'm your",
+            "im the",
+            "here is the",
+            "here is your",
+        ],
+        pattern: r"\b(?:this\s+is|it'?s|i\s+am|i'?m|here\s+is)\s+(?:the|your)\s+(?:real\s+|actual\s+)?(?:user|owner|admin|administrator|operator|creator)\b(?:\s+speaking|\s*[,.:!]|\s+(?:and\s+i|here|of\s+this\s+(?:session|conversation|account|assistant)))",
+    },
+    Rule {
+        id: "impersonate.user_wants",
+        family: "user_impersonation",
+        weights: [2, 1, 2, 0],
+        literals: &["the user", "your user"],
+        pattern: r"\b(?:the|your)\s+user\s+(?:has\s+|have\s+|had\s+)?(?:also\s+|now\s+|actually\s+|explicitly\s+|already\s+)?(?:asked|asks|wants|wanted|requested|requests|instructed|instructs|would\s+like|needs|authorized|authorised|approved|expects|told)\s+(?:you|that\s+you|for\s+you)\s+(?:to|should|must)\b",
+    },
+    Rule {
+        id: "impersonate.new_user_query",
+        family: "user_impersonation",
+        weights: [3, 2, 2, 0],
+        literals: &[
+            "new user",
+            "new query",
+            "new request",
+            "new task",
+            "new message",
+            "new instruction",
+            "previous task",
+            "urgent",
+        ],
+        pattern: r"\bnew\s+(?:user\s+)?(?:query|request|task|message|instructions?)\s*:|\b(?:the\s+)?previous\s+task\s+(?:has\s+been|is|was)\s+(?:completed|done|finished|cancell?ed|canceled)|\bmore\s+urgent\s+(?:new\s+)?task",
+    },
+    // ---------------------------------------------------------------- task hijack
+    Rule {
+        id: "hijack.before_task",
+        family: "task_hijack",
+        weights: [3, 2, 3, 1],
+        literals: &["before"],
+        pattern: r"\bbefore\s+(?:you\s+)?(?:can\s+|could\s+|start\s+|begin\s+)?(?:solv|complet|continu|finish|answer|respond|repl|summari[sz]|proceed|do|work|return|address|handl|perform|execut|carry)\w*\s+(?:\w+\s+){0,7}?(?:task|request|question|query|instructions?|summary|job|work|user|response|answer)\b[^\n]{0,80}?\b(?:please\s+do\s+the\s+following|do\s+the\s+following|you\s+(?:must|need\s+to|have\s+to|should)|first\b|make\s+sure)",
+    },
+    Rule {
+        id: "hijack.task_i_gave",
+        family: "task_hijack",
+        weights: [3, 2, 3, 1],
+        literals: &[
+            "i gave",
+            "i assigned",
+            "i sent",
+            "i asked",
+            "i provided",
+            "after you",
+        ],
+        pattern: r"\b(?:task|instructions?|request|question)\s+(?:that\s+)?i\s+(?:gave|assigned|sent|asked|provided)\s+(?:to\s+)?you\b|\bafter\s+you\s+(?:do|did|have\s+done|finish|complete)\s+(?:that|this|it)\s*,?\s+you\s+(?:can|may|should)\s+(?:solve|continue|complete|proceed|return|go\s+back)",
+    },
+    Rule {
+        id: "hijack.focus_only",
+        family: "task_hijack",
+        weights: [2, 2, 2, 1],
+        literals: &["focus", "concentrate", "rely"],
+        pattern: r"\b(?:focus|concentrate|rely)\s+(?:only|solely|exclusively)\s+on\s+(?:the\s+)?(?:following|this|below|these)\b|\b(?:focus|concentrate)\s+(?:\w+\s+)?exclusively\s+on\b",
+    },
+    Rule {
+        id: "hijack.instead_of_task",
+        family: "task_hijack",
+        weights: [2, 2, 2, 1],
+        literals: &["instead of"],
+        pattern: r"\binstead\s+of\s+(?:summari[sz]ing|answering|translating|responding|replying|completing|following|doing\s+(?:what|the)|the\s+(?:user'?s?\s+)?(?:task|request|question|summary))",
+    },
+    Rule {
+        id: "hijack.reply_only",
+        family: "task_hijack",
+        weights: [2, 2, 2, 0],
+        literals: &["only", "just", "exactly", "simply", "nothing else"],
+        pattern: r"\b(?:reply|respond|answer|say|write)\s+(?:with\s+|back\s+)?(?:only|just|exactly|simply)\s+(?:the\s+following|this|these\s+words|the\s+word|\x22)|\b(?:and|with)\s+absolutely\s+nothing\s+else\b",
+    },
+    Rule {
+        id: "hijack.conditional_reply",
+        family: "task_hijack",
+        weights: [3, 2, 2, 1],
+        literals: &[
+            "if the user",
+            "if user",
+            "if anyone",
+            "if someone",
+            "if you are",
+            "if you're",
+            "when asked",
+            "when summarizing",
+            "when summarising",
+        ],
+        pattern: r"\bif\s+(?:the\s+)?(?:user|anyone|someone|you\s+are|you're)\s+(?:asks?|asked|requests?|wants?)\s+(?:you\s+)?(?:for|about|to)\s+(?:a\s+|an\s+|the\s+)?(?:summary|summari[sz]e|overview|recap|tl;?dr|review|opinion|recommendation)|\bwhen\s+(?:asked\s+to\s+)?summari[sz]ing\b[^.\n]{0,60}?\b(?:say|reply|respond|include|mention|state|write)\b",
+    },
+    Rule {
+        id: "hijack.output_directive",
+        family: "task_hijack",
+        weights: [3, 2, 2, 0],
+        literals: &[
+            "your response",
+            "your answer",
+            "your responses",
+            "your answers",
+            "your summary",
+            "your next message",
+        ],
+        pattern: r"\b(?:add|include|insert|append|integrate|incorporate|mention|embed|augment|enhance|enrich|end|start|begin|conclude|finish|format|encode|translate|write|express|suggest|recommend|promote|combine|group|convert|apply|invert|reverse|put|weave|inject|sprinkle|prepend|spell|capitali[sz]e|hint|allude|reference|state|claim|urge|encourage|invite|remind|advise|present|deliver|render|display|compose|craft|introduce|close|structure|use|provide)\w*\b[^.\n]{0,100}?\b(?:in|to|into|within|throughout|at\s+the\s+(?:end|start|beginning)\s+of|with|from)\s+(?:all\s+(?:of\s+)?)?your\s+(?:response|answer|responses|answers|summary|next\s+message)\b|\b(?:in|within)\s+your\s+(?:response|answer)\s*,|\byour\s+(?:response|answer)\s+(?:must|should|needs?\s+to)\b",
+    },
+    Rule {
+        id: "hijack.reply_directive",
+        family: "task_hijack",
+        weights: [2, 1, 1, 0],
+        literals: &["your reply", "your replies", "your output"],
+        pattern: r"\b(?:add|include|insert|append|integrate|incorporate|mention|embed|augment|enhance|enrich|end|start|begin|conclude|finish|format|encode|translate|write|express|suggest|recommend|promote|combine|group|convert|apply|invert|reverse|put|weave|inject|sprinkle|prepend|spell|capitali[sz]e|hint|allude|reference|state|claim|urge|encourage|invite|remind|advise|present|deliver|render|display|compose|craft|introduce|close|structure|use|provide)\w*\b[^.\n]{0,100}?\b(?:in|to|into|within|throughout|at\s+the\s+(?:end|start|beginning)\s+of|with|from)\s+(?:all\s+(?:of\s+)?)?your\s+(?:reply|replies|output)\b|\b(?:in|within)\s+your\s+reply\s*,|\byour\s+(?:reply|output)\s+(?:must|should|needs?\s+to)\b",
+    },
+    Rule {
+        id: "hijack.code_injection",
+        family: "task_hijack",
+        weights: [3, 2, 1, 0],
+        literals: &[
+            "following",
+            "below",
+            "subsequent",
+            "your code",
+            "your implementation",
+            "your solution",
+            "your codebase",
+            "your algorithm",
+            "your program",
+        ],
+        pattern: r"\b(?:following|below|subsequent|above)\s+(?:python\s+)?(?:code\s+)?(?:snippet|block|excerpt|section|segment|fragment|code)\b[^.\n]{0,80}?\byour\s+(?:code|implementation|solution|codebase|program|algorithm|response|answer)\b|\byour\s+(?:code|implementation|solution|codebase|algorithm|program)\b[^.\n]{0,60}?\b(?:following|below|subsequent)\s+(?:code\s+)?(?:snippet|block|excerpt|section|code)\b",
+    },
+    Rule {
+        id: "payload.dangerous_code",
+        family: "payload",
+        weights: [1, 1, 1, 0],
+        literals: &[
+            "os.system",
+            "subprocess.",
+            "shutil.rmtree",
+            "rm -rf",
+            "curl ",
+            "nc -e",
+            "/dev/sda",
+            "mkfs",
+            ":(){",
+            "chmod 777",
+            "wget ",
+            "base64 -d",
+            "pickle.load",
+            "eval(",
+        ],
+        pattern: r"\bos\.system\s*\(|\bsubprocess\.(?:run|call|popen|check_output)\b|\bshutil\.rmtree\s*\(|\brm\s+-rf\s+[/~]|\bcurl\s[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba)?sh\b|\bnc\s+-e\b|/dev/sda|\bmkfs\b|:\(\)\s*\{|\bchmod\s+777\b|\bwget\s[^\n|]{0,200}\|\s*(?:ba)?sh\b|base64\s+-d[^\n]{0,40}\|\s*(?:ba)?sh|\bpickle\.loads?\b|\beval\s*\(\s*(?:requests|urllib|base64)|\bsock\.sendall\b|\bsmtplib\.smtp\b",
+    },
+    // ---------------------------------------------------------------- coercion / urgency
+    Rule {
+        id: "coerce.important_bang",
+        family: "coercion",
+        weights: [2, 2, 2, 1],
+        literals: &["!!", "very very"],
+        pattern: r"\b(?:important|urgent|attention|warning|critical|notice|alert|note)\s*!{2,}|\b(?:very\s+){2,}(?:important|urgent|critical)",
+    },
+    Rule {
+        id: "coerce.must_now",
+        family: "coercion",
+        weights: [1, 1, 1, 0],
+        literals: &[
+            "you must",
+            "you have to",
+            "you need to",
+            "you are required to",
+            "you shall",
+        ],
+        pattern: r"\byou\s+(?:must|have\s+to|need\s+to|are\s+required\s+to|shall)\s+(?:now|first|immediately|always|absolutely|strictly|silently|secretly|urgently)\b",
+    },
+    Rule {
+        id: "coerce.important_that_you",
+        family: "coercion",
+        weights: [1, 1, 1, 0],
+        literals: &[
+            "important",
+            "critical",
+            "crucial",
+            "vital",
+            "imperative",
+            "essential",
+            "mandatory",
+            "urgent",
+        ],
+        pattern: r"\b(?:it\s+is|it'?s|this\s+is)\s+(?:extremely|very|super|really|absolutely|critically|vitally|incredibly|highly)?\s*(?:important|critical|crucial|vital|imperative|essential|mandatory|urgent)\s+(?:that\s+you|for\s+you\s+to|you|to\s+my\s+career|for\s+my\s+career)\b|\b(?:critical|crucial|vital|important)\s+(?:to|for)\s+my\s+(?:career|job|life)\b|\bextremely\s+important\s*!",
+    },
+    Rule {
+        id: "coerce.threat",
+        family: "coercion",
+        weights: [1, 2, 1, 0],
+        literals: &[
+            "crash",
+            "fail",
+            "break",
+            "not work",
+            "stop working",
+            "omitting",
+        ],
+        pattern: r"\b(?:or|otherwise|else)\s*,?\s+(?:the\s+)?(?:tool|system|application|app|server|workflow|everything|program|process)\s+(?:will|would|is\s+going\s+to)\s+(?:crash|fail|break|not\s+work|stop\s+working)|\bomitting\s+this\s+(?:step|instruction)|\b(?:the\s+)?(?:application|tool|system)\s+will\s+crash\b",
+    },
+    Rule {
+        id: "coerce.privacy_waiver",
+        family: "coercion",
+        weights: [3, 3, 2, 0],
+        literals: &[
+            "care about",
+            "privacy",
+            "put everything",
+            "include everything",
+            "dump everything",
+        ],
+        pattern: r"\b(?:does\s+not|doesn'?t|do\s+not|don'?t|won'?t|will\s+not)\s+(?:really\s+)?care\s+about\s+(?:privacy|security|confidentiality|data\s+protection|secrecy)|\bprivacy\s+(?:is\s+)?(?:not\s+(?:a\s+)?(?:concern|an\s+issue|important)|does\s+not\s+matter|doesn'?t\s+matter)|\b(?:put|include|dump)\s+everything\s+(?:you\s+(?:know|have|can\s+find|see)|in\s+the\s+(?:\w+\s+)?(?:field|parameter|argument))",
+    },
+    Rule {
+        id: "coerce.no_confirmation",
+        family: "coercion",
+        weights: [2, 2, 1, 0],
+        literals: &[
+            "without asking",
+            "without consulting",
+            "without checking",
+            "without confirming",
+            "without prompting",
+            "without bothering",
+        ],
+        pattern: r"\bwithout\s+(?:asking|consulting|checking\s+with|confirming\s+with|prompting|bothering)\s+(?:me|the\s+user|your\s+user|the\s+human)\b",
+    },
+    // ---------------------------------------------------------------- exfiltration
+    Rule {
+        id: "exfil.send_to_address",
+        family: "exfiltration",
+        weights: [1, 2, 1, 0],
+        literals: &[
+            "send",
+            "forward",
+            "email",
+            "e-mail",
+            "upload",
+            "transfer",
+            "leak",
+            "exfiltrate",
+            "transmit",
+            "submit",
+            "post ",
+        ],
+        pattern: r"\b(?:send|sends|forward|email|e-mail|post|upload|transfer|leak|submit|transmit|exfiltrate)\b[^\n]{0,120}?\b(?:to|at|into)\s+(?:my\s+(?:email\s+)?(?:address\s+)?|the\s+(?:email\s+)?address\s+|this\s+(?:email|address|url|endpoint)\s+)?['\x22`(<]?(?:[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}|https?://|www\.|[a-z]{2}\d{2}[a-z0-9]{10,30}\b)",
+    },
+    Rule {
+        id: "exfil.secrets",
+        family: "exfiltration",
+        weights: [2, 2, 2, 0],
+        literals: &[
+            "send",
+            "forward",
+            "email",
+            "post",
+            "upload",
+            "share",
+            "leak",
+            "reveal",
+            "exfiltrate",
+            "disclose",
+            "dump",
+            "collect",
+            "gather",
+            "extract",
+            "steal",
+            "harvest",
+        ],
+        pattern: r"\b(?:send|forward|email|post|upload|share|leak|reveal|exfiltrate|disclose|dump|collect|gather|extract|steal|harvest)\b\s+(?:me\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+|their\s+|his\s+|her\s+|my\s+|any\s+|every\s+|these\s+)?(?:user'?s?\s+|current\s+|stored\s+|saved\s+|private\s+|secret\s+|full\s+|entire\s+|other\s+)*(?:api[ _-]?keys?|passwords?|passphrases?|credentials?|secret\s+keys?|access\s+tokens?|auth(?:entication)?\s+tokens?|ssh[ _-]?keys?|private[ _-]?keys?|\.env\b|id_rsa|session\s+cookies|security\s+codes?|2fa\s+codes?|one[- ]time\s+(?:code|password)s?|credit\s+card|passport|bank\s+account|social\s+security|seed\s+phrases?|recovery\s+phrases?|wallet\s+keys?)",
+    },
+    Rule {
+        id: "exfil.secret_file",
+        family: "sensitive_file",
+        weights: [1, 2, 1, 0],
+        literals: SECRET_PATHS,
+        pattern: r"(?:~|\$home|%userprofile%|/home/[a-z0-9_-]+|/root|/users/[a-z0-9_-]+)/\.(?:ssh|aws|gnupg|kube|docker/config|netrc|npmrc|pypirc|git-credentials|bash_history|zsh_history|cursor/|claude)|\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:passwd|shadow|sudoers)\b|\baws_secret_access_key\b|\baws/credentials\b|\bclaude_desktop_config\.json\b|\bmcp\.json\b|\bwallet\.dat\b",
+    },
+    Rule {
+        id: "exfil.read_secret_file",
+        family: "sensitive_file",
+        weights: [2, 3, 2, 0],
+        literals: SECRET_PATHS,
+        pattern: r"\b(?:read|cat|open|load|include|send|upload|copy|print|output|attach|pass|exfiltrate|contents?\s+of)\b[^\n]{0,60}?(?:~/\.ssh/(?:id_\w+|config|authorized_keys)|~/\.aws/credentials|\bid_(?:rsa|ed25519|ecdsa)(?:[^.\w]|$)|/etc/(?:passwd|shadow)|~/\.netrc|~/\.npmrc|~/\.pypirc|~/\.git-credentials|\baws/credentials|claude_desktop_config\.json|~/\.cursor/mcp\.json|\bmcp\.json)",
+    },
+    // ---------------------------------------------------------------- tool-call directives
+    Rule {
+        id: "tool.use_named_tool",
+        family: "tool_directive",
+        weights: [3, 1, 1, 0],
+        literals: &["tool"],
+        pattern: r"\b(?:use|call|invoke|run|execute|trigger|utilize|employ)\s+(?:the\s+)?(?:[`'\x22][a-z0-9_.-]+[`'\x22]|[a-z0-9]+(?:_[a-z0-9]+)+)\s+tool\s+(?:to|with|and|in\s+order\s+to|for)\b|\bby\s+(?:using|calling|invoking)\s+(?:the\s+)?(?:[`'\x22][a-z0-9_.-]+[`'\x22]|[a-z0-9]+(?:_[a-z0-9]+)+)\s+tool\b",
+    },
+    Rule {
+        id: "tool.run_command",
+        family: "tool_directive",
+        weights: [1, 1, 1, 0],
+        literals: &["run", "execute", "exec"],
+        pattern: r"\bexecute\s*:\s*(?:curl|wget|bash|sh|python|powershell|nc|rm)\b|\b(?:run|execute)\s+(?:the\s+)?(?:following|this|below)\s+(?:shell\s+|bash\s+|terminal\s+)?(?:command|script)\s+(?:now|immediately|first|silently|without)\b",
+    },
+    // ---------------------------------------------------------------- concealment
+    Rule {
+        id: "conceal.dont_tell",
+        family: "concealment",
+        weights: [3, 3, 3, 1],
+        literals: &["not", "don't", "dont", "never", "without"],
+        pattern: r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|without)\s+(?:ever\s+)?(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|letting|warn|warning)\s+(?:this\s+|it\s+|that\s+|anything\s+|any\s+of\s+this\s+|about\s+(?:this|it)\s+)?(?:to\s+)?(?:the|your|my)\s+(?:user|human|owner|operator)s?\b",
+    },
+    Rule {
+        id: "conceal.keep_secret",
+        family: "concealment",
+        weights: [3, 3, 2, 1],
+        literals: &["keep", "the user"],
+        pattern: r"\bkeep\s+(?:this|it|these|that|the\s+following)\s+(?:a\s+)?(?:secret|hidden|confidential|private|between\s+us)\s*(?:from\b|[.,!;]|$|\n)|\bthe\s+user\s+(?:must|should|need|can)\s*(?:not|never|n't)\s+(?:know|see|find\s+out|notice|be\s+(?:told|informed|notified|aware))",
+    },
+    Rule {
+        id: "conceal.silent_action",
+        family: "concealment",
+        weights: [2, 2, 2, 0],
+        literals: &[
+            "silently",
+            "secretly",
+            "covertly",
+            "quietly",
+            "discreetly",
+            "stealthily",
+        ],
+        pattern: r"\b(?:silently|secretly|covertly|quietly|discreetly|stealthily)\s+(?:send|post|forward|copy|upload|call|run|execute|read|include|add|change|exfiltrate|email|transfer|append|modify|replace|redirect|invoke|attach|delete)\b",
+    },
+    Rule {
+        id: "conceal.transparent",
+        family: "concealment",
+        weights: [1, 2, 1, 0],
+        literals: &[
+            "transparent",
+            "invisible",
+            "user-facing",
+            "user facing",
+            "implementation detail",
+            "need to know",
+            "need to see",
+            "need to be told",
+        ],
+        pattern: r"\b(?:transparent|invisible)\s+to\s+the\s+user\b|\bnot\s+a\s+user[- ]facing\b|\b(?:mere|just\s+an?)\s+implementation\s+detail\b|\bthe\s+user\s+(?:does\s+not|doesn'?t)\s+need\s+to\s+(?:know|see|be\s+told)",
+    },
+    // ---------------------------------------------------------------- tool description poisoning
+    Rule {
+        id: "desc.prerequisite",
+        family: "tool_poisoning",
+        weights: [1, 2, 1, 0],
+        literals: &["before"],
+        pattern: r"\bbefore\s+(?:using|calling|invoking|running|executing|returning|responding)\s+(?:this|any|the|other|each|results)?\s*(?:\w+\s+)?(?:tools?|functions?|commands?|results?)?[^.\n]{0,60}?\b(?:you\s+)?(?:must|need\s+to|have\s+to|always)\s+(?:first\s+)?(?:silently\s+)?(?:read|send|fetch|open|cat|pass|include|upload|post|copy|provide)\b",
+    },
+    Rule {
+        id: "desc.shadowing",
+        family: "tool_poisoning",
+        weights: [2, 3, 1, 0],
+        literals: &[
+            "when this tool",
+            "is invoked",
+            "is called",
+            "side effect",
+            "also present",
+            "tool must",
+            "tool should",
+            "tool will have to",
+        ],
+        pattern: r"\bwhen\s+(?:this\s+tool\s+is\s+(?:available|loaded|present|installed|enabled)|(?:the\s+|any\s+)?[`'\x22]?[a-z0-9_.-]+[`'\x22]?\s+(?:tool\s+)?is\s+(?:invoked|called))[^.\n]{0,120}?\b(?:must|should|always|change|replace|redirect|instead)\b|\bside\s+effects?\s+on\s+(?:the\s+)?(?:also\s+present|other)\b|\b(?:the\s+)?(?:also\s+present|other)\s+[`'\x22]?[a-z0-9_.-]+[`'\x22]?\s+tool\s+(?:must|should|will\s+have\s+to)\b|\b[a-z0-9]+(?:_[a-z0-9]+)+\s+tool\s+must\s+(?:send|forward|use|always|include|set|be\s+called\s+with)\b",
+    },
+    Rule {
+        id: "desc.argument_override",
+        family: "tool_poisoning",
+        weights: [2, 3, 2, 0],
+        literals: &[
+            "recipient",
+            "destination",
+            "to address",
+            "email address",
+            "receiver",
+            "target account",
+            "iban",
+            "account number",
+            "payee",
+            "beneficiary",
+            "send all",
+            "forward all",
+            "route all",
+            "redirect all",
+            "send every",
+            "forward every",
+            "cc all",
+            "bcc all",
+        ],
+        pattern: r"\b(?:change|set|replace|override|redirect|switch|modify)\s+(?:the\s+)?(?:recipient|recipients|destination|to\s+address|email\s+address|receiver|target\s+account|iban|account\s+number|payee|beneficiary)\s+(?:to|with|into)\b|\b(?:must|should|always)\s+(?:send|forward|route|redirect|cc|bcc)\s+(?:all|every|each|any)\s+(?:emails?|messages?|payments?|transactions?|requests?|data|files?)\s+to\b",
+    },
+    Rule {
+        id: "desc.preference",
+        family: "tool_poisoning",
+        weights: [1, 3, 1, 0],
+        literals: &[
+            "best tool",
+            "only tool",
+            "greatest tool",
+            "most reliable tool",
+            "use this tool",
+            "prefer this tool",
+            "choose this tool",
+            "call this tool",
+            "other tool",
+            "another tool",
+            "different tool",
+        ],
+        pattern: r"\b(?:this\s+is\s+)?the\s+(?:best|only|greatest|most\s+reliable)\s+tool\s+(?:in|on|for)\s+(?:the\s+)?(?:world|market|planet|universe)|\b(?:always|only|must)\s+(?:use|prefer|choose|pick|select|call)\s+this\s+tool\s+(?:instead|over|rather|first|above)\b|\b(?:do\s+not|don'?t|never)\s+(?:use|call|invoke)\s+(?:any\s+)?(?:other|another|different)\s+tools?\b",
+    },
+    Rule {
+        id: "desc.context_harvest",
+        family: "tool_poisoning",
+        weights: [1, 3, 1, 0],
+        literals: &[
+            "name of the",
+            "identity of the",
+            "version of the",
+            "entire",
+            "full",
+            "whole",
+            "complete",
+        ],
+        pattern: concat!(
+            r"\b(?:name|identity|version|type)\s+of\s+the\s+",
+            ai!(),
+            r"s?(?:\s+model)?\s+(?:that|which|who)\s+(?:is\s+)?(?:call|calls|calling|uses|using|invokes)\s+this\s+tool|\b(?:pass|provide|include|send|put|add|append)\s+(?:the\s+|your\s+)?(?:entire|full|whole|complete)\s+(?:conversation|chat|system\s+prompt|prompt|message\s+history|chat\s+history|conversation\s+history|previous\s+messages|instructions\s+you\s+(?:were|have\s+been)\s+given)"
+        ),
+    },
+    // ---------------------------------------------------------------- priority claims
+    Rule {
+        id: "priority.claim",
+        family: "priority_claim",
+        weights: [2, 2, 2, 1],
+        literals: &[
+            "precedence",
+            "priority",
+            "supersede",
+            "override",
+            "overrule",
+            "replaces",
+        ],
+        pattern: r"\bthis\s+(?:instruction|message|directive|rule|note|request|task|command)\s+(?:takes|has|have|gets)\s+(?:absolute\s+|top\s+|highest\s+|the\s+highest\s+)?(?:precedence|priority)\b|\b(?:supersedes?|overrides?|overrules?|replaces?|takes\s+precedence\s+over|has\s+priority\s+over|takes\s+priority\s+over)\s+(?:all\s+|any\s+)?(?:previous|prior|other|earlier|existing|your|the\s+user'?s?|system)\s+(?:\w+\s+)?(?:instructions?|directives?|prompts?|guidelines?|tasks?)\b",
+    },
+];
+
+struct Engine {
+    ac: AhoCorasick,
+    /// For each AC pattern id, the rules that own the literal.
+    owners: Vec<Vec<u16>>,
+    regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
+}
+
+fn engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let mut lits: Vec<&'static str> = Vec::new();
+        let mut owners: Vec<Vec<u16>> = Vec::new();
+        for (ri, r) in RULES.iter().enumerate() {
+            for &l in r.literals {
+                match lits.iter().position(|&x| x == l) {
+                    Some(p) => {
+                        if !owners[p].contains(&(ri as u16)) {
+                            owners[p].push(ri as u16)
+                        }
+                    }
+                    None => {
+                        lits.push(l);
+                        owners.push(vec![ri as u16]);
+                    }
+                }
+            }
+        }
+        let ac = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+            .build(&lits)
+            .expect("rule literals form a valid automaton");
+        Engine {
+            ac,
+            owners,
+            regexes: RULES.iter().map(|_| OnceLock::new()).collect(),
+        }
+    })
+}
+
+fn regex_for(i: usize) -> Option<&'static regex_lite::Regex> {
+    engine().regexes[i]
+        .get_or_init(|| regex_lite::Regex::new(RULES[i].pattern).ok())
+        .as_ref()
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_boundary(s: &str, mut i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Cuts `s` to at most [`EXCERPT_MAX`] bytes at a char boundary.
+pub fn excerpt(s: &str) -> String {
+    s[..floor_boundary(s, EXCERPT_MAX)].to_string()
+}
+
+/// Runs every rule enabled for `kind` on a normalized text. Returns at most one finding per
+/// rule (its first match), in text order; evidence from normalization (`hidden.*`) comes first
+/// when its weight for `kind` is above 0.
+pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
+    let eng = engine();
+    let text = norm.text.as_str();
+    let ki = kind_index(kind);
+    // Per-rule merged windows.
+    let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); RULES.len()];
+    for m in eng.ac.find_overlapping_iter(text) {
+        for &ri in &eng.owners[m.pattern().as_usize()] {
+            let ri = ri as usize;
+            if RULES[ri].weights[ki] == 0 {
+                continue;
+            }
+            let s = m.start().saturating_sub(WINDOW_BEFORE);
+            let e = (m.end() + WINDOW_AFTER).min(text.len());
+            let w = &mut windows[ri];
+            match w.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => w.push((s, e)),
             }
         }
     }
+    let mut out = Vec::new();
+    for (id, ex) in &norm.hidden {
+        if hidden_weight(id, kind) > 0 {
+            let seg = norm
+                .segments
+                .iter()
+                .find(|s| s.origin == "unicode_tags" && *id == "hidden.unicode_tags");
+            let (start, end) = seg.map(|s| (s.start, s.end)).unwrap_or((0, 0));
+            out.push(Finding {
+                rule: id,
+                family: hidden_family(id),
+                start,
+                end,
+                excerpt: excerpt(ex),
+                weight: 0,
+                origin: "normalizer",
+                input_offset: None,
+            });
+        }
+    }
+    for (ri, ws) in windows.iter().enumerate() {
+        if ws.is_empty() {
+            continue;
+        }
+        let Some(re) = regex_for(ri) else { continue };
+        'win: for &(s, e) in ws {
+            let s = floor_boundary(text, s);
+            let e = ceil_boundary(text, e);
+            if let Some(m) = re.find(&text[s..e]) {
+                let (ms, me) = (s + m.start(), s + m.end());
+                out.push(Finding {
+                    rule: RULES[ri].id,
+                    family: RULES[ri].family,
+                    start: ms,
+                    end: me,
+                    excerpt: excerpt(&text[ms..me]),
+                    weight: 0,
+                    origin: "text",
+                    input_offset: None,
+                });
+                break 'win;
+            }
+        }
+    }
+    out.sort_by_key(|f| f.start);
     out
+}
+
+/// Weight of a finding's rule for `kind` (rules from [`RULES`] or `hidden.*` evidence).
+pub fn weight_of(rule: &str, kind: TextKind) -> u8 {
+    match RULES.iter().find(|r| r.id == rule) {
+        Some(r) => r.weight(kind),
+        None => hidden_weight(rule, kind),
+    }
+}
+
+/// Phrases that introduce a quotation right before a match ("phrases such as 'ignore previous
+/// instructions'"): the text *talks about* an attack rather than performing it.
+const QUOTE_CUES: &[&str] = &[
+    "such as",
+    "like",
+    "e.g.",
+    "e.g.,",
+    "the phrase",
+    "the string",
+    "the text",
+    "says",
+    "containing",
+];
+
+/// Topic words that, in the 160 bytes before a match, show a discussion of attacks.
+const TOPIC_CUES: &[&str] = &[
+    "prompt injection",
+    "prompt-injection",
+    "injection attack",
+    "jailbreak",
+    "attack strings",
+    "attack payloads",
+    "malicious instructions",
+];
+
+/// True when the match at `start` looks quoted for discussion: a quote cue directly before it
+/// (only spaces, quotes or a colon between), or an attack-topic word in the 160 bytes before.
+pub fn looks_like_mention(text: &str, start: usize) -> bool {
+    let e = floor_boundary(text, start);
+    let s = floor_boundary(text, start.saturating_sub(160));
+    let before = &text[s..e];
+    if TOPIC_CUES.iter().any(|c| before.contains(c)) {
+        return true;
+    }
+    let trimmed = before.trim_end_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ':' | '“' | '‘' | '«' | '(')
+    });
+    if trimmed.len() == before.len() {
+        return false;
+    }
+    QUOTE_CUES.iter().any(|c| {
+        trimmed.ends_with(c)
+            && trimmed[..trimmed.len() - c.len()]
+                .chars()
+                .next_back()
+                .is_none_or(|p| !p.is_alphanumeric())
+    })
+}
+
+/// Score of a set of findings (using each finding's `weight`): per family the highest weight,
+/// plus one when two different rules of weight 2 or more matched in that family; summed over
+/// families; plus one when a rule matched inside decoded (base64 / tag) text, since encoding
+/// instructions is itself evasive.
+pub fn score(findings: &[Finding], norm: &Normalized) -> u32 {
+    // (family, max weight, strong rules seen)
+    let mut fams: Vec<(&str, u8, u8)> = Vec::new();
+    let mut in_decoded = false;
+    for f in findings {
+        let w = f.weight;
+        if w == 0 {
+            continue;
+        }
+        if f.start >= norm.visible_len && !f.rule.starts_with("hidden.") {
+            in_decoded = true;
+        }
+        let strong = u8::from(w >= 2);
+        match fams.iter_mut().find(|(fam, _, _)| *fam == f.family) {
+            Some(x) => {
+                x.1 = x.1.max(w);
+                x.2 = x.2.saturating_add(strong);
+            }
+            None => fams.push((f.family, w, strong)),
+        }
+    }
+    fams.iter()
+        .map(|x| x.1 as u32 + u32::from(x.2 >= 2))
+        .sum::<u32>()
+        + u32::from(in_decoded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_compiles_and_has_literals() {
+        for (i, r) in RULES.iter().enumerate() {
+            assert!(regex_for(i).is_some(), "{} does not compile", r.id);
+            assert!(!r.literals.is_empty(), "{} has no literal", r.id);
+            for l in r.literals {
+                assert_eq!(*l, l.to_lowercase(), "{} literal not lower-case", r.id);
+                assert!(l.len() >= 2, "{} literal too short: {l}", r.id);
+            }
+            assert!(r.id.contains('.'));
+        }
+        let mut ids: Vec<_> = RULES.iter().map(|r| r.id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), RULES.len(), "duplicate rule ids");
+    }
 }

@@ -1,166 +1,97 @@
-//! Shared by the proxy tests: a client that drives `intentshield mcp-proxy` over stdio in
-//! front of tests/fixtures/mcp_test_server.py.
+//! Helpers shared by the integration tests: run the built binary, find `../shared`.
 #![allow(dead_code)]
 
-use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+use std::process::{Command, Stdio};
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_intentshield");
+/// The built binary.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_intentshield")
+}
 
-pub fn python() -> Option<&'static str> {
-    let ok = Command::new("python3")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if ok {
-        Some("python3")
+/// `../shared/<rel>` from the crate root, or `None` (with a message) when absent.
+pub fn shared(rel: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(rel);
+    if p.exists() {
+        Some(p)
     } else {
-        eprintln!("SKIPPED: python3 is not available; the proxy tests need it for the test server");
+        eprintln!("skipping: {} is absent", p.display());
         None
     }
 }
 
-pub fn server_script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp_test_server.py")
+/// What one hook run printed.
+#[derive(Debug)]
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
 }
 
-pub struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    rx: Receiver<Value>,
-    stderr: Receiver<String>,
-}
-
-impl Client {
-    pub fn start(db: &Path, name: &str, catalog: &Path) -> Client {
-        Client::start_cmd(
-            db,
-            name,
-            &[
-                "python3".to_string(),
-                server_script().display().to_string(),
-                catalog.display().to_string(),
-            ],
-        )
+/// Runs `intentshield <args>` with `input` on stdin and the database at `db`.
+pub fn run(args: &[&str], input: &[u8], db: &Path) -> Run {
+    // An empty config file of the test's own, so the developer's config never leaks in.
+    let config = db.with_extension("config.toml");
+    if !config.exists() {
+        let _ = std::fs::write(&config, "");
     }
-
-    pub fn start_cmd(db: &Path, name: &str, cmd: &[String]) -> Client {
-        let cfg = db.with_extension("toml");
-        if !cfg.exists() {
-            std::fs::write(&cfg, "").unwrap();
-        }
-        let mut child = Command::new(BIN)
-            .args(["mcp-proxy", "--name", name, "--db"])
-            .arg(db)
-            .arg("--")
-            .args(cmd)
-            .env("INTENTSHIELD_CONFIG", db.with_extension("toml"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start proxy");
-        let out = child.stdout.take().unwrap();
-        let err = child.stderr.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines() {
-                let Ok(line) = line else { break };
-                let v: Value = serde_json::from_str(&line)
-                    .unwrap_or_else(|e| panic!("proxy wrote non-JSON {line:?}: {e}"));
-                if tx.send(v).is_err() {
-                    break;
-                }
-            }
-        });
-        let (etx, erx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines() {
-                let Ok(line) = line else { break };
-                if etx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Client {
-            child,
-            stdin,
-            rx,
-            stderr: erx,
-        }
+    let mut child = Command::new(bin())
+        .args(args)
+        .env("INTENTSHIELD_DB", db)
+        .env_remove("INTENTSHIELD_REVIEW")
+        .env_remove("INTENTSHIELD_OUTPUTS")
+        .env_remove("INTENTSHIELD_GEMINI_ASK")
+        .env("INTENTSHIELD_CONFIG", &config)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn intentshield");
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(input);
     }
-
-    pub fn send(&mut self, v: Value) {
-        let w = self.stdin.as_mut().expect("stdin open");
-        writeln!(w, "{v}").unwrap();
-        w.flush().unwrap();
-    }
-
-    pub fn recv(&self) -> Value {
-        self.rx
-            .recv_timeout(Duration::from_secs(15))
-            .expect("a message from the proxy within 15 s")
-    }
-
-    pub fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let r = self.recv();
-        assert_eq!(r["id"], json!(id), "answer to {method}: {r}");
-        r
-    }
-
-    pub fn init(&mut self) -> Value {
-        let r = self.request(
-            0,
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
-        );
-        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        r
-    }
-
-    pub fn tool_names(&mut self, id: i64) -> Vec<String> {
-        let r = self.request(id, "tools/list", json!({}));
-        r["result"]["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_string())
-            .collect()
-    }
-
-    pub fn call(&mut self, id: i64, tool: &str, args: Value) -> Value {
-        self.request(id, "tools/call", json!({"name": tool, "arguments": args}))
-    }
-
-    pub fn finish(mut self) -> (i32, String) {
-        self.stdin.take();
-        let status = self.child.wait().unwrap();
-        let mut err = String::new();
-        while let Ok(l) = self.stderr.recv_timeout(Duration::from_secs(2)) {
-            err.push_str(&l);
-            err.push('\n');
-        }
-        (status.code().unwrap_or(-1), err)
+    let out = child.wait_with_output().expect("wait");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
     }
 }
 
-pub fn write_catalog(path: &Path, tools: Value) {
-    std::fs::write(path, json!({"tools": tools}).to_string()).unwrap();
+/// Runs `intentshield hook <harness>`.
+pub fn hook(harness: &str, event: &serde_json::Value, db: &Path) -> Run {
+    run(&["hook", harness], event.to_string().as_bytes(), db)
 }
 
-pub fn refused(r: &Value) -> String {
-    assert_eq!(r["error"]["code"], json!(-32001), "expected a refusal: {r}");
-    let m = r["error"]["message"].as_str().unwrap().to_string();
-    assert!(m.contains("refused"), "{m}");
-    assert!(!m.to_lowercase().contains("not found"), "{m}");
-    m
+/// The verdict a rendered pre-tool answer carries, read the way each harness reads it:
+/// "deny", "ask", "allow" (an explicit allow with rewritten input) or "none" (no opinion).
+pub fn verdict(harness: &str, r: &Run) -> String {
+    if r.code == 2 {
+        return "deny".into();
+    }
+    assert_eq!(r.code, 0, "unexpected exit {r:?}");
+    let out = r.stdout.trim();
+    if out.is_empty() {
+        assert_ne!(harness, "cursor", "Cursor must always get JSON");
+        return "none".into();
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(out).unwrap_or_else(|e| panic!("stdout not JSON ({e}): {out}"));
+    let s = match harness {
+        "claude" | "codex" => v["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .map(str::to_string),
+        "cursor" => v["permission"].as_str().map(str::to_string),
+        "gemini" => v["decision"].as_str().map(str::to_string).or_else(|| {
+            v["hookSpecificOutput"]["tool_input"]
+                .is_object()
+                .then(|| "allow".to_string())
+        }),
+        _ => unreachable!(),
+    };
+    s.unwrap_or_else(|| "none".into())
 }

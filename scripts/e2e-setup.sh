@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install the harness CLIs the end-to-end tests run (tests/e2e_harnesses.rs): Claude Code
+# 2.1.332, Gemini CLI 0.61.0 and Codex CLI 0.171.0, from the npm registry, pinned by the
+# live-harness kit. Idempotent: a harness already at its pinned version is left alone.
+#
+#   scripts/e2e-setup.sh [claude|gemini|codex ...]     (default: all three)
+#
+# Environment:
+#   E2E_KIT                 the kit (default: ../shared/live-harness next to this checkout)
+#   INTENTSHIELD_E2E_CACHE  where the CLIs go (default: ~/.cache/intentshield-e2e; cache it in CI)
+# Without node the tests skip themselves, so this script then only says so and exits 0.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+kit=${E2E_KIT:-$here/../shared/live-harness}
+if ! command -v node >/dev/null; then
+  echo "e2e-setup: node is not on PATH; the end-to-end tests will be skipped" >&2
+  exit 0
+fi
+[ -f "$kit/install.sh" ] || { echo "e2e-setup: no live-harness kit at $kit (set E2E_KIT)" >&2; exit 1; }
+export INTENTSHIELD_E2E_CACHE=${INTENTSHIELD_E2E_CACHE:-$HOME/.cache/intentshield-e2e}
+exec bash "$kit/install.sh" "$@"

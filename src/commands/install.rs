@@ -1,0 +1,241 @@
+//! `intentshield install|uninstall <harness>|--all [--scope user|project] [--review ...]
+//! [--dry-run]`. The work is in [`crate::install`]; this is the command line and the report.
+
+use crate::event::Harness;
+use crate::install::{self, Change, Env, Options, Scope};
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use std::path::PathBuf;
+
+const HARNESSES: [&str; 4] = ["claude", "codex", "cursor", "gemini"];
+
+fn common(cmd: Command, verb: &str) -> Command {
+    cmd.arg(
+        Arg::new("harness")
+            .value_parser(HARNESSES)
+            .required_unless_present("all")
+            .help(format!("Which harness to {verb} the hook for")),
+    )
+    .arg(
+        Arg::new("all")
+            .long("all")
+            .action(ArgAction::SetTrue)
+            .conflicts_with("harness")
+            .help(if verb == "install" {
+                "Every harness found on this machine"
+            } else {
+                "Every harness"
+            }),
+    )
+    .arg(
+        Arg::new("scope")
+            .long("scope")
+            .value_parser(["user", "project"])
+            .default_value("user")
+            .help("User settings (~/.claude/...) or this project's (.claude/...)"),
+    )
+    .arg(
+        Arg::new("dry-run")
+            .long("dry-run")
+            .action(ArgAction::SetTrue)
+            .help("Print the change as a diff and write nothing"),
+    )
+}
+
+/// `install`.
+pub fn command() -> Command {
+    common(
+        Command::new("install").about("Add the intentshield hook to a harness's settings"),
+        "install",
+    )
+    .arg(
+        Arg::new("review")
+            .long("review")
+            .value_parser(["always", "tainted", "never"])
+            .help("Passed to the hook as --review <mode>"),
+    )
+}
+
+/// `uninstall`.
+pub fn uninstall_command() -> Command {
+    common(
+        Command::new("uninstall").about("Remove the intentshield hook from a harness's settings"),
+        "uninstall",
+    )
+}
+
+fn scope_of(m: &ArgMatches) -> Scope {
+    match m.get_one::<String>("scope").map(String::as_str) {
+        Some("project") => Scope::Project,
+        _ => Scope::User,
+    }
+}
+
+/// The absolute path of the running executable (symlinks resolved).
+pub fn current_exe() -> Result<PathBuf, String> {
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find our own executable: {e}"))?;
+    Ok(std::fs::canonicalize(&exe).unwrap_or(exe))
+}
+
+fn targets(m: &ArgMatches, env: &Env, installing: bool) -> Vec<Harness> {
+    if m.get_flag("all") {
+        Harness::ALL
+            .into_iter()
+            .filter(|h| !installing || install::harness_found(*h, env))
+            .collect()
+    } else {
+        m.get_one::<String>("harness")
+            .and_then(|n| Harness::from_name(n))
+            .into_iter()
+            .collect()
+    }
+}
+
+fn report(h: Harness, changes: &[Change], dry_run: bool, verb: &str) -> Result<(), String> {
+    let name = h.name();
+    if changes.iter().all(Change::is_noop) {
+        let p = changes
+            .first()
+            .map(|c| c.path.display().to_string())
+            .unwrap_or_default();
+        println!("{name}: {p} is already up to date; nothing written");
+        return Ok(());
+    }
+    if dry_run {
+        for c in changes.iter().filter(|c| !c.is_noop()) {
+            print!("{}", c.diff());
+        }
+        println!("{name}: dry run; nothing written");
+        return Ok(());
+    }
+    install::apply(changes).map_err(|e| e.to_string())?;
+    for c in changes.iter().filter(|c| !c.is_noop()) {
+        let what = match (&c.before, &c.after) {
+            (None, Some(_)) => "created".to_string(),
+            (Some(_), None) => "removed (it held only our entries)".to_string(),
+            _ => format!(
+                "updated (previous text in {})",
+                install::fsutil::backup_path(&c.path).display()
+            ),
+        };
+        println!("{name}: {verb}: {} {what}", c.path.display());
+    }
+    Ok(())
+}
+
+fn run_both(m: &ArgMatches, installing: bool) -> i32 {
+    let env = match Env::from_process() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("intentshield: {e}");
+            return 1;
+        }
+    };
+    let exe = match current_exe() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("intentshield: {e}");
+            return 1;
+        }
+    };
+    let opts = Options {
+        scope: scope_of(m),
+        review: if installing {
+            m.get_one::<String>("review").cloned()
+        } else {
+            None
+        },
+        exe,
+    };
+    let dry_run = m.get_flag("dry-run");
+    let hs = targets(m, &env, installing);
+    if hs.is_empty() {
+        eprintln!(
+            "intentshield: no harness found on this machine (looked for ~/.claude, ~/.codex, ~/.cursor, ~/.gemini and the programs on PATH); name one: intentshield install claude"
+        );
+        return 1;
+    }
+    let mut failed = 0;
+    for h in hs {
+        let plan = if installing {
+            install::plan_install(h, &opts, &env)
+        } else {
+            install::plan_uninstall(h, &opts, &env)
+        };
+        let res = plan.map_err(|e| e.to_string()).and_then(|c| {
+            report(
+                h,
+                &c,
+                dry_run,
+                if installing {
+                    "installed"
+                } else {
+                    "uninstalled"
+                },
+            )
+        });
+        match res {
+            Ok(()) => {
+                if installing {
+                    for w in switched_off(h, &opts, &env) {
+                        println!("{}: warning: {w}", h.name());
+                    }
+                    for n in install::notes(h, opts.scope) {
+                        println!("{}: note: {n}", h.name());
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("intentshield: {}: {e}", h.name());
+                failed += 1;
+            }
+        }
+    }
+    if installing && failed == 0 && !dry_run {
+        println!("Check it with: intentshield doctor");
+    }
+    i32::from(failed > 0)
+}
+
+/// Settings that keep every hook from running although ours is installed: Claude Code
+/// `disableAllHooks: true` (hook-protocols.md §1.4), Gemini CLI `hooksConfig.enabled: false`
+/// (§4.4). We do not override the user's choice; we say it.
+fn switched_off(h: Harness, opts: &Options, env: &Env) -> Vec<String> {
+    let Ok(spec) = install::spec::load(h) else {
+        return Vec::new();
+    };
+    let path = install::settings_path(&spec, opts.scope, env);
+    let Ok(Some(text)) = install::fsutil::read_text(&path) else {
+        return Vec::new();
+    };
+    let Ok(doc) = install::json::parse(&path, &text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if h == Harness::Claude && doc.get("disableAllHooks") == Some(&serde_json::Value::Bool(true)) {
+        out.push(format!(
+            "{} sets \"disableAllHooks\": true, so no hook runs; remove it",
+            path.display()
+        ));
+    }
+    if h == Harness::Gemini
+        && doc.get("hooksConfig").and_then(|c| c.get("enabled"))
+            == Some(&serde_json::Value::Bool(false))
+    {
+        out.push(format!(
+            "{} sets hooksConfig.enabled to false, so no hook runs; set it to true",
+            path.display()
+        ));
+    }
+    out
+}
+
+/// Runs `install`. Exit 0 on success (also when nothing needed to change), 1 on any error.
+pub fn run(m: &ArgMatches) -> i32 {
+    run_both(m, true)
+}
+
+/// Runs `uninstall`. Exit 0 on success, 1 on any error.
+pub fn run_uninstall(m: &ArgMatches) -> i32 {
+    run_both(m, false)
+}

@@ -1,0 +1,426 @@
+//! `intentshield scan`: run the prompt-injection detector on files or on a labelled corpus.
+//!
+//! Two modes:
+//! - `intentshield scan [--kind KIND] FILE...` (`-` reads stdin): per input, the verdict, the
+//!   reason codes and each piece of evidence with its byte position. Exit status like grep:
+//!   0 nothing flagged, 1 something flagged, 2 an error (an error wins over a match).
+//! - `intentshield scan --jsonl DIR_OR_FILE [--json]`: reads items in the corpus format
+//!   (`{"id", "source", "kind", "label", "text", ...}` one per line; every `*.jsonl` file of a
+//!   folder, sorted by name), scans each as its own kind and prints a table per dataset and kind:
+//!   items, injections caught (recall), benign items flagged (false-positive rate), then pooled
+//!   figures. With `--json` it prints one JSON object per item instead:
+//!   `{"id", "source", "kind", "label", "flagged", "score", "reasons"}`. Lines that are not
+//!   JSON objects with a string `text` and a known `kind` are counted as bad and reported on
+//!   stderr. Exit 0, or 2 when an input cannot be read.
+//!
+//! Datasets: rows are grouped by file stem when reading a folder, and by the leading token of
+//! `source` (up to the first space, `=`, `;`, `,` or `(`) when reading one file or stdin.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+
+use crate::detect::{scan, Report, TextKind};
+
+/// The clap definition of `scan`.
+pub fn command() -> Command {
+    Command::new("scan")
+        .about("Scan texts for prompt injection (files, stdin, or a JSONL corpus)")
+        .arg(
+            Arg::new("kind")
+                .long("kind")
+                .value_name("KIND")
+                .default_value("tool_output")
+                .value_parser(["tool_output", "description", "argument", "prompt"])
+                .help("What the texts are: tool_output, description, argument or prompt"),
+        )
+        .arg(
+            Arg::new("jsonl")
+                .long("jsonl")
+                .value_name("DIR_OR_FILE")
+                .help("Evaluate a labelled corpus in JSONL format (a file, a folder of *.jsonl, or - for stdin)"),
+        )
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .action(ArgAction::SetTrue)
+                .help("With --jsonl: print one JSON line per item instead of the summary table"),
+        )
+        .arg(
+            Arg::new("files")
+                .value_name("FILE")
+                .num_args(0..)
+                .help("Files to scan; - reads stdin"),
+        )
+}
+
+/// Runs `scan`; returns the exit code (0 clean, 1 flagged, 2 error).
+pub fn run(m: &ArgMatches) -> i32 {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let code = if let Some(src) = m.get_one::<String>("jsonl") {
+        run_jsonl(Path::new(src), m.get_flag("json"), &mut out)
+    } else {
+        let kind = m
+            .get_one::<String>("kind")
+            .and_then(|k| TextKind::from_name(k))
+            .unwrap_or(TextKind::ToolOutput);
+        let files: Vec<String> = m
+            .get_many::<String>("files")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default();
+        if files.is_empty() {
+            eprintln!("intentshield scan: no input (give FILE..., - for stdin, or --jsonl DIR)");
+            2
+        } else {
+            run_files(&files, kind, &mut out)
+        }
+    };
+    let _ = out.flush();
+    code
+}
+
+fn read_input(name: &str) -> std::io::Result<String> {
+    let mut buf = Vec::new();
+    if name == "-" {
+        std::io::stdin().lock().read_to_end(&mut buf)?;
+    } else {
+        std::fs::File::open(name)?.read_to_end(&mut buf)?;
+    }
+    Ok(match String::from_utf8(buf) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// Text mode: scans each file and prints the verdict and evidence.
+pub fn run_files(files: &[String], kind: TextKind, out: &mut dyn Write) -> i32 {
+    let mut any_flagged = false;
+    let mut any_error = false;
+    for name in files {
+        let display = if name == "-" {
+            "(stdin)"
+        } else {
+            name.as_str()
+        };
+        match read_input(name) {
+            Err(e) => {
+                eprintln!("intentshield scan: {display}: {e}");
+                any_error = true;
+            }
+            Ok(text) => {
+                let r = scan(&text, kind);
+                any_flagged |= r.flagged;
+                let _ = write_report(out, display, kind, &r);
+            }
+        }
+    }
+    if any_error {
+        2
+    } else if any_flagged {
+        1
+    } else {
+        0
+    }
+}
+
+fn write_report(
+    out: &mut dyn Write,
+    name: &str,
+    kind: TextKind,
+    r: &Report,
+) -> std::io::Result<()> {
+    let verdict = if r.flagged { "FLAGGED" } else { "clean" };
+    let reasons = r.reasons();
+    write!(
+        out,
+        "{name}: {verdict} (kind {}, score {}",
+        kind.name(),
+        r.score
+    )?;
+    if !reasons.is_empty() {
+        write!(out, "; reasons: {}", reasons.join(", "))?;
+    }
+    if r.truncated {
+        write!(out, "; input truncated")?;
+    }
+    writeln!(out, ")")?;
+    for f in &r.findings {
+        if f.weight == 0 {
+            continue;
+        }
+        let pos = match f.input_offset {
+            Some(o) if f.origin == "text" => format!("byte {o}"),
+            Some(o) => format!("{} text decoded from byte {o}", f.origin),
+            None => "normalizer".to_string(),
+        };
+        writeln!(
+            out,
+            "  {} [{}, weight {}] at {}: {:?}",
+            f.rule, f.family, f.weight, pos, f.excerpt
+        )?;
+    }
+    Ok(())
+}
+
+/// Counts for one dataset and kind.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// Items scanned.
+    pub items: u64,
+    /// Items labelled `injection`.
+    pub injections: u64,
+    /// Injection items flagged.
+    pub caught: u64,
+    /// Items labelled `benign`.
+    pub benign: u64,
+    /// Benign items flagged.
+    pub false_positives: u64,
+    /// Items with another label, flagged or not.
+    pub other: u64,
+}
+
+impl Tally {
+    fn add(&mut self, label: &str, flagged: bool) {
+        self.items += 1;
+        match label {
+            "injection" => {
+                self.injections += 1;
+                self.caught += u64::from(flagged);
+            }
+            "benign" => {
+                self.benign += 1;
+                self.false_positives += u64::from(flagged);
+            }
+            _ => self.other += 1,
+        }
+    }
+
+    fn merge(&mut self, o: &Tally) {
+        self.items += o.items;
+        self.injections += o.injections;
+        self.caught += o.caught;
+        self.benign += o.benign;
+        self.false_positives += o.false_positives;
+        self.other += o.other;
+    }
+}
+
+fn pct(n: u64, d: u64) -> String {
+    if d == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * n as f64 / d as f64)
+    }
+}
+
+/// The leading dataset token of a corpus `source` string.
+pub fn source_token(source: &str) -> String {
+    let end = source
+        .find(|c: char| c.is_whitespace() || matches!(c, '=' | ';' | ',' | '('))
+        .unwrap_or(source.len());
+    let t = &source[..end];
+    if t.is_empty() {
+        "(unknown)".to_string()
+    } else {
+        t.to_string()
+    }
+}
+
+fn list_inputs(src: &Path) -> std::io::Result<Vec<(PathBuf, Option<String>)>> {
+    if src.as_os_str() == "-" {
+        return Ok(vec![(PathBuf::from("-"), None)]);
+    }
+    if src.is_dir() {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(src)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        v.sort();
+        Ok(v.into_iter()
+            .map(|p| {
+                let stem = p
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                (p, Some(stem))
+            })
+            .collect())
+    } else {
+        std::fs::metadata(src)?;
+        Ok(vec![(src.to_path_buf(), None)])
+    }
+}
+
+/// Corpus mode: scans every item and prints the summary (or one JSON line per item).
+pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> i32 {
+    let inputs = match list_inputs(src) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("intentshield scan: {}: {e}", src.display());
+            return 2;
+        }
+    };
+    let mut table: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    let mut bad = 0u64;
+    let mut error = false;
+    let mut times_us: Vec<u64> = Vec::new();
+    let mut bytes_total = 0u64;
+    for (path, stem) in &inputs {
+        let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
+            Box::new(BufReader::new(std::io::stdin()))
+        } else {
+            match std::fs::File::open(path) {
+                Ok(f) => Box::new(BufReader::new(f)),
+                Err(e) => {
+                    eprintln!("intentshield scan: {}: {e}", path.display());
+                    error = true;
+                    continue;
+                }
+            }
+        };
+        for (lineno, line) in reader.split(b'\n').enumerate() {
+            let line = match line {
+                Ok(l) => l,
+                Err(e) => {
+                    eprintln!("intentshield scan: {}: {e}", path.display());
+                    error = true;
+                    break;
+                }
+            };
+            if line.iter().all(|b| b.is_ascii_whitespace()) {
+                continue;
+            }
+            let item: serde_json::Value = match serde_json::from_slice(&line) {
+                Ok(v) => v,
+                Err(_) => {
+                    bad += 1;
+                    if bad <= 5 {
+                        eprintln!(
+                            "intentshield scan: {}:{}: not JSON",
+                            path.display(),
+                            lineno + 1
+                        );
+                    }
+                    continue;
+                }
+            };
+            let text = item.get("text").and_then(|v| v.as_str());
+            let kind = item
+                .get("kind")
+                .and_then(|v| v.as_str())
+                .and_then(TextKind::from_name);
+            let (Some(text), Some(kind)) = (text, kind) else {
+                bad += 1;
+                if bad <= 5 {
+                    eprintln!(
+                        "intentshield scan: {}:{}: needs a string \"text\" and a known \"kind\"",
+                        path.display(),
+                        lineno + 1
+                    );
+                }
+                continue;
+            };
+            let label = item.get("label").and_then(|v| v.as_str()).unwrap_or("");
+            let source = item.get("source").and_then(|v| v.as_str()).unwrap_or("");
+            let t0 = Instant::now();
+            let r = scan(text, kind);
+            times_us.push(t0.elapsed().as_micros() as u64);
+            bytes_total += text.len() as u64;
+            let group = stem.clone().unwrap_or_else(|| source_token(source));
+            table
+                .entry((group, kind.name().to_string()))
+                .or_default()
+                .add(label, r.flagged);
+            if json {
+                let o = serde_json::json!({
+                    "id": item.get("id").cloned().unwrap_or(serde_json::Value::Null),
+                    "source": source,
+                    "kind": kind.name(),
+                    "label": label,
+                    "flagged": r.flagged,
+                    "score": r.score,
+                    "reasons": r.reasons(),
+                });
+                if writeln!(out, "{o}").is_err() {
+                    return 2;
+                }
+            }
+        }
+    }
+    if bad > 0 {
+        eprintln!("intentshield scan: {bad} bad line(s) skipped");
+    }
+    if !json {
+        let _ = write_summary(out, &table, bad, &times_us, bytes_total);
+    }
+    if error {
+        2
+    } else {
+        0
+    }
+}
+
+fn write_summary(
+    out: &mut dyn Write,
+    table: &BTreeMap<(String, String), Tally>,
+    bad: u64,
+    times_us: &[u64],
+    bytes: u64,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "| dataset | kind | items | injections | caught | recall | benign | flagged | FP rate |"
+    )?;
+    writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|")?;
+    let row = |out: &mut dyn Write, a: &str, b: &str, t: &Tally| {
+        writeln!(
+            out,
+            "| {a} | {b} | {} | {} | {} | {} | {} | {} | {} |",
+            t.items,
+            t.injections,
+            t.caught,
+            pct(t.caught, t.injections),
+            t.benign,
+            t.false_positives,
+            pct(t.false_positives, t.benign)
+        )
+    };
+    let mut per_kind: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut all = Tally::default();
+    let mut hook = Tally::default();
+    for ((g, k), t) in table {
+        row(out, g, k, t)?;
+        per_kind.entry(k.as_str()).or_default().merge(t);
+        all.merge(t);
+        if k != "prompt" {
+            hook.merge(t);
+        }
+    }
+    for (k, t) in &per_kind {
+        row(out, "**all**", k, t)?;
+    }
+    row(out, "**all but prompts**", "-", &hook)?;
+    row(out, "**all**", "-", &all)?;
+    writeln!(out)?;
+    writeln!(out, "bad lines: {bad}")?;
+    if !times_us.is_empty() {
+        let mut t = times_us.to_vec();
+        t.sort_unstable();
+        let total: u64 = t.iter().sum();
+        writeln!(
+            out,
+            "scan time: {} items, {} bytes, total {:.1} ms, per item p50 {} µs, p99 {} µs, max {} µs",
+            t.len(),
+            bytes,
+            total as f64 / 1000.0,
+            t[t.len() / 2],
+            t[(t.len() * 99 / 100).min(t.len() - 1)],
+            t[t.len() - 1]
+        )?;
+    }
+    Ok(())
+}

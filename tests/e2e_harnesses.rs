@@ -1,0 +1,439 @@
+//! End-to-end: the real Claude Code 2.1.332, Gemini CLI 0.61.0 and Codex CLI 0.171.0, offline,
+//! against the scripted model and stdio MCP server of `../shared/live-harness/` (README there).
+//!
+//! Each run mirrors the kit's `run.sh`, with one difference: the hook is put in place by
+//! `intentshield install <harness>` in the run's temporary HOME, on top of the config the kit
+//! writes (which carries one unrelated hook of its own, so ours must coexist with it). Then:
+//! - exfiltration (`exfil_inbox.json`): read_inbox returns an injected email; the model calls
+//!   send_email to attacker@evil.invalid. The MCP server's log must show read_inbox and no
+//!   send_email, and the model must have been told why (the harness's block message and
+//!   our "IntentShield" reason in what the model was sent next);
+//! - benign (`tests/fixtures/install/e2e-benign.json`): every call reaches the server.
+//!
+//! Needs node (skips with a message without it). The CLIs are installed on first use with
+//! `scripts/e2e-setup.sh` (cached in `$INTENTSHIELD_E2E_CACHE`, default
+//! `~/.cache/intentshield-e2e`). `E2E_KIT` overrides the kit's location; `E2E_KEEP=1` keeps
+//! the run directories.
+
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_intentshield");
+const MANIFEST: &str = env!("CARGO_MANIFEST_DIR");
+/// One harness at a time: the machine is small and the harnesses are heavy.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn kit() -> PathBuf {
+    std::env::var_os("E2E_KIT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(MANIFEST).join("../shared/live-harness"))
+}
+
+fn cache() -> PathBuf {
+    std::env::var_os("INTENTSHIELD_E2E_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/intentshield-e2e")
+        })
+}
+
+fn which(prog: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(prog))
+        .find(|p| p.is_file())
+}
+
+fn harness_bin(h: &str) -> PathBuf {
+    cache().join(h).join("node_modules/.bin").join(h)
+}
+
+/// `None` (with a message) when the e2e tests cannot run here.
+fn prerequisites(h: &str) -> Option<(PathBuf, PathBuf)> {
+    let Some(node) = which("node") else {
+        eprintln!("SKIP e2e {h}: node is not on PATH (the harness CLIs need node 20+)");
+        return None;
+    };
+    assert!(
+        kit().join("run.sh").is_file(),
+        "the live-harness kit is missing at {}; set E2E_KIT",
+        kit().display()
+    );
+    if !harness_bin(h).is_file() {
+        let st = Command::new("bash")
+            .arg(Path::new(MANIFEST).join("scripts/e2e-setup.sh"))
+            .arg(h)
+            .status()
+            .expect("run scripts/e2e-setup.sh");
+        assert!(st.success(), "scripts/e2e-setup.sh {h} failed");
+    }
+    let py = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .expect("python3 is needed by the kit");
+    let py = PathBuf::from(String::from_utf8_lossy(&py.stdout).trim());
+    Some((node, py))
+}
+
+struct Outcome {
+    out: PathBuf,
+    calls: Vec<Value>,
+    requests: String,
+    stderr: String,
+}
+
+impl Outcome {
+    fn called(&self, tool: &str) -> bool {
+        self.calls.iter().any(|c| c["name"] == tool)
+    }
+    fn names(&self) -> Vec<String> {
+        self.calls
+            .iter()
+            .map(|c| c["name"].as_str().unwrap_or("").to_string())
+            .collect()
+    }
+}
+
+struct Kill(Child);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn run_scenario(h: &str, scenario: &Path, node: &Path, py: &Path) -> Outcome {
+    let base = std::env::temp_dir().join(format!(
+        "intentshield-e2e-{h}-{}-{}",
+        std::process::id(),
+        scenario.file_stem().unwrap().to_string_lossy()
+    ));
+    let _ = fs::remove_dir_all(&base);
+    let out = base.join("out");
+    let rt = base.join("rt");
+    for d in [
+        out.join("home"),
+        out.join("project"),
+        out.join("hooks"),
+        rt.join("tmp"),
+    ] {
+        fs::create_dir_all(&d).unwrap();
+    }
+    fs::copy(scenario, out.join("scenario.json")).unwrap();
+    let kit = kit();
+
+    // The scripted model on a free loopback port.
+    let fake = Command::new(py)
+        .arg(kit.join("fake_llm.py"))
+        .arg("--scenario")
+        .arg(out.join("scenario.json"))
+        .arg("--log")
+        .arg(out.join("model_requests.jsonl"))
+        .arg("--port-file")
+        .arg(rt.join("port"))
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(out.join("fake_llm.log")).unwrap())
+        .spawn()
+        .expect("start fake_llm.py");
+    let _fake = Kill(fake);
+    let t0 = Instant::now();
+    let port = loop {
+        if let Ok(p) = fs::read_to_string(rt.join("port")) {
+            if !p.trim().is_empty() {
+                break p.trim().to_string();
+            }
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "fake model server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+
+    // The kit's config (MCP server, offline settings) with one unrelated hook of its own.
+    let other_event = if h == "codex" { "Stop" } else { "Notification" };
+    let st = Command::new(py)
+        .arg(kit.join("lib/kit.py"))
+        .args(["config", h])
+        .arg(&out)
+        .arg(&port)
+        .env("HOOK_CMD", "true")
+        .env("E2E_TAP", "0")
+        .env("E2E_HOOK_EVENTS", other_event)
+        .status()
+        .unwrap();
+    assert!(st.success(), "kit.py config failed");
+
+    // Our hook, installed the way a user would.
+    let home = out.join("home");
+    let inst = Command::new(BIN)
+        .args(["install", h])
+        .env_clear()
+        .env("HOME", &home)
+        .env("PATH", "/usr/bin:/bin")
+        .env("CODEX_HOME", home.join(".codex"))
+        .output()
+        .unwrap();
+    assert!(
+        inst.status.success(),
+        "install {h}: {}",
+        String::from_utf8_lossy(&inst.stderr)
+    );
+
+    let bin = harness_bin(h);
+    let dir = |p: &Path| p.parent().unwrap().display().to_string();
+    let mut env: Vec<(String, String)> = vec![
+        (
+            "PATH".into(),
+            format!(
+                "{}:{}:{}:/usr/local/bin:/usr/bin:/bin",
+                dir(&bin),
+                dir(py),
+                dir(node)
+            ),
+        ),
+        ("HOME".into(), home.display().to_string()),
+        ("TERM".into(), "dumb".into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("TMPDIR".into(), rt.join("tmp").display().to_string()),
+        ("XDG_RUNTIME_DIR".into(), rt.display().to_string()),
+        ("E2E_OUT".into(), out.display().to_string()),
+    ];
+    let prompt = String::from_utf8(
+        Command::new(py)
+            .arg(kit.join("lib/kit.py"))
+            .arg("prompt")
+            .arg(out.join("scenario.json"))
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .to_string();
+    let mut args: Vec<String> = Vec::new();
+    match h {
+        "claude" => {
+            for (k, v) in [
+                ("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}")),
+                ("ANTHROPIC_API_KEY", "dummy".into()),
+                ("CLAUDE_CODE_TMPDIR", rt.join("tmp").display().to_string()),
+                ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
+                ("DISABLE_AUTOUPDATER", "1".into()),
+                ("DISABLE_TELEMETRY", "1".into()),
+                ("DISABLE_ERROR_REPORTING", "1".into()),
+            ] {
+                env.push((k.into(), v));
+            }
+            args.extend([
+                "-p".into(),
+                prompt,
+                "--output-format".into(),
+                "json".into(),
+                "--mcp-config".into(),
+            ]);
+            args.push(home.join(".claude/e2e-mcp.json").display().to_string());
+            args.push("--allowedTools".into());
+            args.push("mcp__guardtest__echo,mcp__guardtest__read_inbox,mcp__guardtest__send_email,mcp__guardtest__write_note,Bash".into());
+        }
+        "gemini" => {
+            env.push((
+                "GOOGLE_GEMINI_BASE_URL".into(),
+                format!("http://127.0.0.1:{port}"),
+            ));
+            env.push(("GEMINI_API_KEY".into(), "dummy".into()));
+            args.extend([
+                "-p".into(),
+                prompt,
+                "--output-format".into(),
+                "json".into(),
+                "-m".into(),
+                "gemini-2.5-pro".into(),
+            ]);
+        }
+        "codex" => {
+            env.push((
+                "CODEX_HOME".into(),
+                home.join(".codex").display().to_string(),
+            ));
+            env.push(("FAKE_API_KEY".into(), "dummy".into()));
+            // Stands in for the one-time trust a user gives in /hooks (install tells them).
+            args.extend(
+                [
+                    "exec",
+                    "--skip-git-repo-check",
+                    "--color",
+                    "never",
+                    "--dangerously-bypass-hook-trust",
+                    "-o",
+                ]
+                .map(String::from),
+            );
+            args.push(out.join("last_message.txt").display().to_string());
+            args.push(prompt);
+        }
+        _ => unreachable!(),
+    }
+    let mut cmd = Command::new("timeout");
+    cmd.args(["-k", "5", "150", "env", "-i"]);
+    for (k, v) in &env {
+        cmd.arg(format!("{k}={v}"));
+    }
+    cmd.arg(&bin)
+        .args(&args)
+        .current_dir(out.join("project"))
+        .stdin(Stdio::null());
+    cmd.stdout(fs::File::create(out.join("harness.stdout")).unwrap());
+    cmd.stderr(fs::File::create(out.join("harness.stderr")).unwrap());
+    let status = cmd.status().unwrap();
+    drop(_fake);
+
+    let calls: Vec<Value> = fs::read_to_string(out.join("mcp_calls.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|r| r["msg"]["method"] == "tools/call")
+        .map(|r| r["msg"]["params"].clone())
+        .collect();
+    let requests = fs::read_to_string(out.join("model_requests.jsonl")).unwrap_or_default();
+    let stderr = fs::read_to_string(out.join("harness.stderr")).unwrap_or_default();
+    assert_ne!(
+        status.code(),
+        Some(124),
+        "{h} timed out; see {}",
+        out.display()
+    );
+    Outcome {
+        out: base,
+        calls,
+        requests,
+        stderr,
+    }
+}
+
+fn finish(o: Outcome, passed: bool) {
+    if passed && std::env::var_os("E2E_KEEP").is_none() {
+        let _ = fs::remove_dir_all(&o.out);
+    } else {
+        eprintln!("run directory kept: {}", o.out.display());
+    }
+}
+
+fn exfil(h: &str, blocked_marker: &str) {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some((node, py)) = prerequisites(h) else {
+        return;
+    };
+    let o = run_scenario(h, &kit().join("scenarios/exfil_inbox.json"), &node, &py);
+    let ctx = format!(
+        "calls {:?}; run {}; harness stderr tail: {}",
+        o.names(),
+        o.out.display(),
+        tail(&o.stderr)
+    );
+    let ok = o.called("read_inbox")
+        && !o.called("send_email")
+        && o.requests.contains(blocked_marker)
+        && o.requests.to_lowercase().contains("intentshield");
+    finish_keep(&o, ok);
+    assert!(o.called("read_inbox"), "the injected email was read: {ctx}");
+    assert!(
+        !o.called("send_email"),
+        "the attacker's send_email must never reach the server: {ctx}"
+    );
+    assert!(
+        o.requests.contains(blocked_marker),
+        "the model was told the call was blocked ({blocked_marker}): {ctx}"
+    );
+    assert!(
+        o.requests.to_lowercase().contains("intentshield"),
+        "the model was told why (our reason): {ctx}"
+    );
+    finish(o, true);
+}
+
+fn benign(h: &str) {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some((node, py)) = prerequisites(h) else {
+        return;
+    };
+    let scenario = Path::new(MANIFEST).join("tests/fixtures/install/e2e-benign.json");
+    let o = run_scenario(h, &scenario, &node, &py);
+    // The hook really ran on these calls (not skipped): its audit, in the run's HOME, holds
+    // pre-tool decisions from this harness.
+    let db = o
+        .out
+        .join("out/home/.local/share/intentshield/intentshield.db");
+    let pre_tool_rows: i64 = rusqlite::Connection::open(&db)
+        .and_then(|c| {
+            c.query_row(
+                "SELECT count(*) FROM decisions WHERE harness = ?1 AND event IN ('PreToolUse', 'BeforeTool')",
+                [h],
+                |r| r.get(0),
+            )
+        })
+        .unwrap_or(-1);
+    eprintln!("{h}: {pre_tool_rows} pre-tool decisions in the audit");
+    let ok = o.names() == ["echo", "write_note", "read_inbox"];
+    finish_keep(&o, ok);
+    assert_eq!(
+        o.names(),
+        ["echo", "write_note", "read_inbox"],
+        "every benign call reaches the server; run {}; stderr: {}",
+        o.out.display(),
+        tail(&o.stderr)
+    );
+    assert!(
+        pre_tool_rows >= 3,
+        "the hook ran on every benign call: {pre_tool_rows} pre-tool rows in {}",
+        db.display()
+    );
+    finish(o, true);
+}
+
+fn finish_keep(o: &Outcome, ok: bool) {
+    if !ok {
+        eprintln!("run directory kept: {}", o.out.display());
+    }
+}
+
+fn tail(s: &str) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    lines[lines.len().saturating_sub(15)..].join("\n")
+}
+
+#[test]
+fn e2e_claude_exfiltration_is_blocked() {
+    // A deny reads "PreToolUse:<tool> hook error: <reason>"; an ask (refused in -p mode) gives
+    // the reason as the tool result. Either way the model gets an error result.
+    exfil("claude", "\"is_error\": true");
+}
+
+#[test]
+fn e2e_claude_benign_calls_run() {
+    benign("claude");
+}
+
+#[test]
+fn e2e_gemini_exfiltration_is_blocked() {
+    exfil("gemini", "Tool execution blocked");
+}
+
+#[test]
+fn e2e_gemini_benign_calls_run() {
+    benign("gemini");
+}
+
+#[test]
+fn e2e_codex_exfiltration_is_blocked() {
+    exfil("codex", "blocked by PreToolUse hook");
+}
+
+#[test]
+fn e2e_codex_benign_calls_run() {
+    benign("codex");
+}
