@@ -14,9 +14,11 @@
 //! - `tools/call` results: text, embedded resources and structured content are scanned as tool
 //!   output; an injected result gets a leading notice telling the model it is data, and the
 //!   values in it are recorded catalog-wide for the hook (`Origin::OutputInjected`, session `*`).
-//! - `notifications/tools/list_changed` from the server: relayed, and the proxy re-lists the
-//!   tools itself (ids `"intentshield:relist:N"`, answered to the proxy only) so a tool that
-//!   changed mid-session is refused even if the client never re-lists.
+//! - `notifications/initialized` from the client and `notifications/tools/list_changed` from
+//!   the server: relayed, and the proxy lists the tools itself (ids `"intentshield:relist:N"`,
+//!   answered to the proxy only; calls wait for it, at most [`RELIST_WAIT`]) so a tool that
+//!   changed, since the last run or mid-session, is refused even if the client calls from a
+//!   cached list and never re-lists.
 //!
 //! Robustness: lines are bounded ([`MAX_LINE`]; an oversized server response is turned into
 //! an error for its request), the catalog is bounded ([`MAX_TOOLS`] per session), malformed
@@ -241,6 +243,8 @@ struct Session {
     listed: HashMap<String, Listed>,
     hidden: HashMap<String, String>,
     relists: u64,
+    /// The client just sent `notifications/initialized`: list the tools once it is relayed.
+    list_after_relay: bool,
 }
 
 /// What to do with one message.
@@ -667,6 +671,10 @@ impl Shared {
                 lock(&self.st).pending.insert(key(id), Pending::Other);
                 Action::Relay
             }
+            (Some("notifications/initialized"), None) => {
+                lock(&self.st).list_after_relay = true;
+                Action::Relay
+            }
             (Some("notifications/cancelled"), None) => {
                 if let Some(rid) = msg.pointer("/params/requestId") {
                     lock(&self.st).pending.remove(&key(rid));
@@ -944,6 +952,11 @@ fn run_with(shared: Arc<Shared>, command: &[String], client_in: impl Read + Send
                                 // The server is gone: answer the request ourselves.
                                 answer_gone(&shared, &bytes);
                             }
+                        }
+                        // Once the session is initialized, check the catalog before the
+                        // first call, even if the client calls from a cached tool list.
+                        if std::mem::take(&mut lock(&shared.st).list_after_relay) {
+                            shared.relist(None, 0);
                         }
                     }
                     Ok(Line::TooLong(prefix, n)) => {

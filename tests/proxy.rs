@@ -173,11 +173,12 @@ fn rug_pull_across_runs_until_approved() {
         &cat,
         fact("Get a random fact of the day, now with sources."),
     );
+    // A client calling from a cached tool list, without listing: refused all the same.
     let mut c = Client::start(&db, "facts", &cat);
     c.init();
-    assert!(c.tool_names(1).is_empty(), "drifted tool hidden");
     let m = refused(&c.call(2, "get_fact_of_the_day", json!({})));
     assert!(m.contains("changed since it was approved"), "{m}");
+    assert!(c.tool_names(3).is_empty(), "drifted tool hidden");
     c.finish();
     let st = Command::new(BIN)
         .args(["mcp", "approve", "facts", "--db"])
