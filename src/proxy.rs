@@ -125,9 +125,11 @@ pub fn package_arg(command: &[String]) -> Option<String> {
     None
 }
 
-/// The launch pin text: the command and arguments as a JSON array. The package version, when
+/// The launch pin text: the command and arguments as a JSON array (the proxy appends
+/// `serverInfo=NAME@VERSION` from the server's `initialize` result). The package version, when
 /// the command names one (`pkg@1.0.15`, `pkg==1.2`), is part of the arguments; a package
-/// without a version floats, which [`floating_package`] reports.
+/// without a version floats, which [`floating_package`] reports, and then only the reported
+/// server version moves the pin.
 pub fn launch_pin(command: &[String]) -> String {
     serde_json::to_string(command).unwrap_or_default()
 }
@@ -219,6 +221,8 @@ fn id_from_prefix(prefix: &[u8]) -> Option<Value> {
 /// What became of a request the client sent.
 #[derive(Debug, Clone)]
 enum Pending {
+    /// The client's `initialize`.
+    Initialize,
     /// A client `tools/list` page.
     List,
     /// A client `tools/call` of this tool.
@@ -263,6 +267,7 @@ struct Shared {
     server: String,
     session_id: String,
     config: Config,
+    command: Vec<String>,
     store: Mutex<Store>,
     st: Mutex<Session>,
     client_out: Mutex<Box<dyn Write + Send>>,
@@ -667,6 +672,10 @@ impl Shared {
                 lock(&self.st).pending.insert(key(id), Pending::List);
                 Action::Relay
             }
+            (Some("initialize"), Some(id)) => {
+                lock(&self.st).pending.insert(key(id), Pending::Initialize);
+                Action::Relay
+            }
             (Some(_), Some(id)) => {
                 lock(&self.st).pending.insert(key(id), Pending::Other);
                 Action::Relay
@@ -723,8 +732,78 @@ impl Shared {
                 Action::Drop
             }
             Some(Pending::Call(tool)) => self.on_result(&tool, msg),
+            Some(Pending::Initialize) => self.on_initialized(msg),
             _ => Action::Relay,
         }
+    }
+
+    /// The server's `initialize` result: pin the launch (command line plus the server's
+    /// reported name and version, which moves even when a floating `npx -y pkg` does not), and
+    /// drop `instructions` that carry injected instructions (they reach the model's context).
+    fn on_initialized(&self, msg: &Value) -> Action {
+        let Some(result) = msg.get("result") else {
+            return Action::Relay;
+        };
+        let mut pin: Vec<String> = self.command.clone();
+        if let Some(info) = result.get("serverInfo") {
+            let name = info.get("name").and_then(Value::as_str).unwrap_or("?");
+            let version = info.get("version").and_then(Value::as_str).unwrap_or("?");
+            pin.push(format!("serverInfo={name}@{version}"));
+        }
+        let pin = launch_pin(&pin);
+        let r = {
+            let mut store = lock(&self.store);
+            let r = store
+                .begin()
+                .and_then(|_| catalog::check_launch(&store, &self.server, &pin));
+            if r.is_ok() {
+                let _ = store.commit();
+            } else {
+                store.rollback();
+            }
+            r
+        };
+        match r {
+            Ok((Verdict::Allow, _)) => {}
+            Ok((v, m)) => {
+                eprintln!("intentshield mcp-proxy: {m}");
+                self.audit(
+                    "mcp.initialize",
+                    None,
+                    v,
+                    Reason::Ok,
+                    &["mcp.launch_changed".into()],
+                    &m,
+                );
+            }
+            Err(e) => eprintln!("intentshield mcp-proxy: {}: launch pin: {e}", self.server),
+        }
+        let Some(text) = result.get("instructions").and_then(Value::as_str) else {
+            return Action::Relay;
+        };
+        let report = detect::scan(clip(text), TextKind::Description);
+        if !report.flagged {
+            return Action::Relay;
+        }
+        let rules: Vec<String> = report.findings.iter().map(|f| f.rule.to_string()).collect();
+        let why = format!(
+            "{}: the server's instructions carry instructions for the agent; removed",
+            self.server
+        );
+        eprintln!("intentshield mcp-proxy: {why}");
+        self.audit(
+            "mcp.initialize",
+            None,
+            Verdict::Deny,
+            Reason::QuarantinedTool,
+            &rules,
+            &why,
+        );
+        let mut m = msg.clone();
+        if let Some(r) = m.get_mut("result").and_then(Value::as_object_mut) {
+            r.shift_remove("instructions");
+        }
+        Action::Replace(m)
     }
 
     /// Re-lists the server's tools for the proxy itself.
@@ -867,42 +946,18 @@ pub fn run(
         return 2;
     }
     let store = open_store(&opts.config);
-    let pin = launch_pin(&opts.command);
     {
-        let mut s = store;
-        let r = s
-            .begin()
-            .and_then(|_| catalog::check_launch(&s, &opts.server, &pin));
-        if r.is_ok() {
-            let _ = s.commit();
-        } else {
-            s.rollback();
-        }
         let session_id = format!("mcp:{}:{}", opts.server, std::process::id());
         let shared = Arc::new(Shared {
             server: opts.server.clone(),
             session_id,
             config: opts.config.clone(),
-            store: Mutex::new(s),
+            command: opts.command.clone(),
+            store: Mutex::new(store),
             st: Mutex::new(Session::default()),
             client_out: Mutex::new(Box::new(client_out)),
             server_in: Mutex::new(None),
         });
-        match r {
-            Ok((Verdict::Allow, _)) => {}
-            Ok((v, msg)) => {
-                eprintln!("intentshield mcp-proxy: {msg}");
-                shared.audit(
-                    "mcp.initialize",
-                    None,
-                    v,
-                    Reason::Ok,
-                    &["mcp.launch_changed".into()],
-                    &msg,
-                );
-            }
-            Err(e) => eprintln!("intentshield mcp-proxy: {}: launch pin: {e}", opts.server),
-        }
         if let Some(p) = floating_package(&opts.command) {
             eprintln!(
                 "intentshield mcp-proxy: {}: '{p}' names no fixed version, so a new release runs without changing the launch pin; pin a version (pkg@1.2.3)",
