@@ -3,7 +3,7 @@
 //! To the client (Claude Code, Codex, Cursor, Gemini CLI...) the proxy is a stdio MCP server;
 //! it launches the real server as a child and relays newline-delimited JSON-RPC both ways (MCP
 //! stdio transport, spec 2025-06-18). Lines it does not inspect are forwarded byte for byte and
-//! in order. It inspects four things:
+//! in order. It inspects:
 //! - `tools/list` results (every page): each tool goes through [`catalog::record_tools`]
 //!   (description rules, fingerprint pin, rug pull, shadowing). Quarantined tools are removed
 //!   from the page; self-disclosure parameters ([`disclosure::is_disclosure_field`]) are removed
