@@ -398,7 +398,9 @@ impl Store {
         self.conn.execute_batch("COMMIT")?;
         if let Some(wal) = &self.wal_path {
             if std::fs::metadata(wal).map(|m| m.len()).unwrap_or(0) > WAL_LIMIT {
-                // Best effort: a busy checkpoint is retried by a later process.
+                // Best effort and without waiting: a checkpoint that waits for readers holds
+                // up every other writer, so a busy one is left to a later process.
+                let _ = self.conn.busy_handler(None::<fn(i32) -> bool>);
                 let _ = self
                     .conn
                     .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));

@@ -23,6 +23,7 @@
 //! then a rename), keep one backup (`<file>.intentshield.bak`, the content before the last
 //! change), change nothing when the file does not parse, and are idempotent.
 
+use crate::install::fsutil;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -49,13 +50,9 @@ pub fn sidecar_path(file: &Path) -> PathBuf {
     file.with_file_name(format!(".{name}.intentshield-wrap.json"))
 }
 
-/// The backup file of a config file.
+/// The backup file of a config file (`install`'s: `<file>.intentshield.bak`).
 pub fn backup_path(file: &Path) -> PathBuf {
-    let name = file
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    file.with_file_name(format!("{name}.intentshield.bak"))
+    fsutil::backup_path(file)
 }
 
 fn is_toml(file: &Path) -> bool {
@@ -630,7 +627,15 @@ fn unwrap_toml(text: &str, records: &mut Records) -> Result<Outcome, String> {
 /// nothing. Errors: the file cannot be read, does not parse (nothing is changed), or cannot be
 /// written.
 pub fn run(file: &Path, bin: &str, unwrap: bool, dry_run: bool) -> Result<Outcome, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    // The same file rules as `install`: symlinks followed, bounded UTF-8 reads, read-only
+    // files refused.
+    let file = &fsutil::resolve(file);
+    let text = fsutil::read_text(file)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("{}: no such file", file.display()))?;
+    if !dry_run {
+        fsutil::check_writable(file).map_err(|e| e.to_string())?;
+    }
     let mut records = read_records(file);
     let r = match (is_toml(file), unwrap) {
         (true, false) => wrap_toml(&text, bin, &mut records),
@@ -661,7 +666,7 @@ pub fn run(file: &Path, bin: &str, unwrap: bool, dry_run: bool) -> Result<Outcom
         .unwrap_or_default();
         write_atomic(&side, body.as_bytes(), &private(&meta.permissions()))?;
     }
-    write_atomic(file, out.text.as_bytes(), &meta.permissions())?;
+    fsutil::atomic_write(file, &out.text).map_err(|e| e.to_string())?;
     Ok(out)
 }
 
@@ -678,7 +683,9 @@ fn private(orig: &std::fs::Permissions) -> std::fs::Permissions {
     orig.clone()
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename.
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, with
+/// the given permissions from the start (the backup holds the user's secrets; the sidecar is
+/// owner-only).
 fn write_atomic(path: &Path, bytes: &[u8], perm: &std::fs::Permissions) -> Result<(), String> {
     use std::io::Write;
     let dir = path

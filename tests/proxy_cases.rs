@@ -2,9 +2,9 @@
 //! its expected outcome: deny = quarantined and refused, ask = the changed launch pin is
 //! reported, allow = relayed. Skips, with a message, when the file or python3 is missing.
 
-mod proxy_common;
+mod mcp_common;
 
-use proxy_common::{python, refused, write_catalog, Client};
+use mcp_common::{python, refused, write_catalog, Client};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -36,7 +36,7 @@ fn split(tool_name: &str) -> (String, String) {
 fn server_cmd(cat: &Path, extra: &str) -> Vec<String> {
     vec![
         "python3".into(),
-        proxy_common::server_script().display().to_string(),
+        mcp_common::server_script().display().to_string(),
         cat.display().to_string(),
         extra.to_string(),
     ]
@@ -83,18 +83,28 @@ fn run_case(c: &Value) -> String {
             }
         }
         "mcp.initialize" => {
-            write_catalog(
-                &cat,
-                json!([{"name": "send_email", "description": "Sends an email.", "inputSchema": {"type": "object"}}]),
-            );
-            let pkg = |k: &str| input[k]["package"].as_str().unwrap_or("").to_string();
-            let cl = Client::start_cmd(&db, &server, &server_cmd(&cat, &pkg("previous")));
-            let (_, err) = cl.finish();
+            // Each side of the case: its package on the command line, its serverInfo version
+            // reported by the server.
+            let side = |k: &str| {
+                std::fs::write(
+                    &cat,
+                    json!({
+                        "server_version": input[k]["serverInfo"]["version"].as_str().unwrap_or("0"),
+                        "tools": [{"name": "send_email", "description": "Sends an email.", "inputSchema": {"type": "object"}}],
+                    })
+                    .to_string(),
+                )
+                .unwrap();
+                let pkg = input[k]["package"].as_str().unwrap_or("").to_string();
+                let mut cl = Client::start_cmd(&db, &server, &server_cmd(&cat, &pkg));
+                cl.init();
+                let listed = cl.tool_names(1);
+                let (_, err) = cl.finish();
+                (listed, err)
+            };
+            let (_, err) = side("previous");
             assert!(!err.contains("launch changed"), "{err}");
-            let mut cl = Client::start_cmd(&db, &server, &server_cmd(&cat, &pkg("current")));
-            cl.init();
-            let listed = cl.tool_names(1);
-            let (_, err) = cl.finish();
+            let (listed, err) = side("current");
             if err.contains("launch changed") {
                 assert_eq!(listed, ["send_email"], "tools unchanged stay listed");
                 "ask".into()

@@ -5,9 +5,9 @@
 //! - a server on the official Python SDK (tests/fixtures/mcp_sdk_server.py, `pip install
 //!   mcp`): skips with a message when the `mcp` package is not importable.
 
-mod proxy_common;
+mod mcp_common;
 
-use proxy_common::{refused, Client};
+use mcp_common::{refused, Client};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
 

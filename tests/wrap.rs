@@ -250,3 +250,46 @@ fn unwrap_without_sidecar_rebuilds_from_the_proxy_args() {
         serde_json::json!({"command": "npx", "args": ["-y", "pkg"]})
     );
 }
+
+#[test]
+fn read_only_or_missing_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.json");
+    let (code, _, err) = run("wrap", &missing, &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no such file"), "{err}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let f = dir.path().join(".mcp.json");
+        let text = r#"{"mcpServers": {"a": {"command": "a"}}}"#;
+        std::fs::write(&f, text).unwrap();
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let (code, _, err) = run("wrap", &f, &[]);
+        assert_eq!(code, 2);
+        assert!(err.contains("read-only"), "{err}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), text);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinked_config_is_rewritten_where_it_lives() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.json");
+    let text = r#"{"mcpServers": {"a": {"command": "a"}}}"#;
+    std::fs::write(&real, text).unwrap();
+    let link = dir.path().join("mcp.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let (code, _, err) = run("wrap", &link, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&real)
+        .unwrap()
+        .contains("mcp-proxy"));
+    run("unwrap", &link, &[]);
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), text);
+}

@@ -44,10 +44,10 @@ pub fn run(m: &ArgMatches, unwrap: bool) -> i32 {
     } else {
         match m.get_one::<String>("bin") {
             Some(b) => b.clone(),
-            None => match std::env::current_exe() {
+            None => match crate::commands::install::current_exe() {
                 Ok(p) => p.display().to_string(),
                 Err(e) => {
-                    eprintln!("intentshield wrap: cannot find this binary ({e}); pass --bin");
+                    eprintln!("intentshield wrap: {e}; pass --bin");
                     return 2;
                 }
             },
