@@ -38,6 +38,11 @@ pub const FLAG_THRESHOLD: u32 = 3;
 const WINDOW_BEFORE: usize = 160;
 /// Bytes after a literal hit that a rule's regex may look at.
 const WINDOW_AFTER: usize = 320;
+/// Most bytes of windows one rule's regex runs over per scan (bounds adversarial inputs that
+/// repeat a rule's literals without matching it).
+pub const RULE_BUDGET: usize = 8 << 10;
+/// Most bytes of windows all regexes together run over per scan.
+pub const TOTAL_BUDGET: usize = 48 << 10;
 /// Longest excerpt kept in a [`Finding`] (bytes, cut at a char boundary).
 pub const EXCERPT_MAX: usize = 160;
 
@@ -1073,7 +1078,8 @@ pub fn excerpt(s: &str) -> String {
 }
 
 /// Runs every rule enabled for `kind` on a normalized text. Returns at most one finding per
-/// rule (its first match), in text order; evidence from normalization (`hidden.*`) comes first
+/// rule (its first match), in text order. Regex work is bounded by [`RULE_BUDGET`] per rule and
+/// [`TOTAL_BUDGET`] per scan (windows in text order; later ones are skipped once spent); evidence from normalization (`hidden.*`) comes first
 /// when its weight for `kind` is above 0.
 pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
     let eng = engine();
@@ -1116,14 +1122,21 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
             });
         }
     }
+    let mut total = 0usize;
     for (ri, ws) in windows.iter().enumerate() {
-        if ws.is_empty() {
+        if ws.is_empty() || total >= TOTAL_BUDGET {
             continue;
         }
         let Some(re) = regex_for(ri) else { continue };
+        let mut spent = 0usize;
         'win: for &(s, e) in ws {
+            if spent >= RULE_BUDGET || total >= TOTAL_BUDGET {
+                break;
+            }
             let s = floor_boundary(text, s);
-            let e = ceil_boundary(text, e);
+            let e = ceil_boundary(text, e.min(s + (RULE_BUDGET - spent)));
+            spent += e - s;
+            total += e - s;
             if let Some(m) = re.find(&text[s..e]) {
                 let (ms, me) = (s + m.start(), s + m.end());
                 out.push(Finding {
