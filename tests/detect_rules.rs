@@ -63,6 +63,14 @@ fn instruction_override() {
         TO,
     );
     benign("git: ignore whitespace changes in the previous commit", TO);
+    benign(
+        "The lexer keeps ignoring all input until the closing quote.",
+        TO,
+    );
+    benign(
+        "If the compiler does not support it, ignore the directive and any other rules.",
+        TO,
+    );
 }
 
 #[test]

@@ -38,6 +38,11 @@ pub const FLAG_THRESHOLD: u32 = 3;
 const WINDOW_BEFORE: usize = 160;
 /// Bytes after a literal hit that a rule's regex may look at.
 const WINDOW_AFTER: usize = 320;
+/// Most bytes of windows one rule's regex runs over per scan (bounds adversarial inputs that
+/// repeat a rule's literals without matching it).
+pub const RULE_BUDGET: usize = 8 << 10;
+/// Most bytes of windows all regexes together run over per scan.
+pub const TOTAL_BUDGET: usize = 48 << 10;
 /// Longest excerpt kept in a [`Finding`] (bytes, cut at a char boundary).
 pub const EXCERPT_MAX: usize = 160;
 
@@ -139,7 +144,7 @@ pub static RULES: &[Rule] = &[
         family: "instruction_override",
         weights: [3, 3, 3, 2],
         literals: &["ignor", "disregard", "forget", "overlook", "neglect"],
-        pattern: r"\b(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect)\b(?:\s+(?:all|any|each|every|of|the|your|my|its|these|those|this|that|everything|what|was|you|were|have|been|told|given|said|received|so|far|and|previously|completely|entirely))*\s+(?:previous|previously|prior|preceding|above|earlier|foregoing|former|original|initial|old|pre-?existing|existing|system|developer|safety|other|all)\s+(?:\w+\s+){0,2}?(?:instructions?|iunstructions|instrucitons|directions?|directives?|prompts?|commands?|guidelines?|rules|orders|tasks?|context|messages?|conversation|requests?|constraints|guidance|programming|text|information|input|content|data)\b|\b(?:forget|disregard|ignore)\s+(?:all\s+of\s+|everything\s+|all\s+)(?:the\s+)?(?:above|before|that\s+came\s+before|you\s+were\s+told|i\s+said|you\s+know)",
+        pattern: r"\b(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|neglect)\b(?:\s+(?:all|any|each|every|of|the|your|my|its|these|those|this|that|everything|what|was|you|were|have|been|told|given|said|received|so|far|and|previously|completely|entirely))*\s+(?:previous|previously|prior|preceding|above|earlier|foregoing|former|original|initial|old|pre-?existing|existing|system|developer|safety)\s+(?:\w+\s+){0,2}?(?:instructions?|iunstructions|instrucitons|directions?|directives?|prompts?|commands?|guidelines?|rules|orders|tasks?|context|messages?|conversation|requests?|constraints|guidance|programming|text|information|input|content|data)\b|\b(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook)\s+(?:all|your)\s+(?:of\s+(?:the|your)\s+)?(?:other\s+|prior\s+|earlier\s+)?(?:instructions?|iunstructions|prompts?|guidelines?|rules\s+(?:above|before|you|given)|orders)\b|\b(?:forget|disregard|ignore)\s+(?:all\s+of\s+|everything\s+|all\s+)(?:the\s+)?(?:above|before|that\s+came\s+before|you\s+were\s+told|i\s+said|you\s+know)",
     },
     Rule {
         id: "override.ignore_rest",
@@ -399,7 +404,13 @@ pub static RULES: &[Rule] = &[
         id: "impersonate.important_message",
         family: "user_impersonation",
         weights: [3, 3, 3, 1],
-        literals: &["this is a", "this is an", "message from"],
+        literals: &[
+            "message from",
+            "note from",
+            "request from",
+            "instruction from",
+            "notice from",
+        ],
         pattern: r"\bthis\s+is\s+an?\s+(?:important|urgent|critical|personal|direct|private|priority)\s+(?:message|note|request|instruction|notice)\s+from\b|\b(?:important|urgent|priority)\s+message\s+from\s+(?:me|the\s+user|your\s+user|user|your\s+owner|the\s+owner)\b",
     },
     Rule {
@@ -547,31 +558,20 @@ pub static RULES: &[Rule] = &[
         family: "task_hijack",
         weights: [2, 2, 2, 0],
         literals: &[
-            "with only",
-            "with just",
-            "with exactly",
-            "with simply",
-            "with absolutely",
-            "reply only",
-            "reply just",
-            "reply exactly",
-            "reply simply",
-            "respond only",
-            "respond just",
-            "respond exactly",
-            "respond simply",
-            "answer only",
-            "answer just",
-            "answer exactly",
-            "say only",
-            "say just",
-            "say exactly",
-            "write only",
-            "write just",
-            "write exactly",
-            "back only",
-            "back just",
-            "back exactly",
+            "only the following",
+            "just the following",
+            "exactly the following",
+            "simply the following",
+            "only this",
+            "just this",
+            "exactly this",
+            "simply this",
+            "these words",
+            "the word",
+            "only \"",
+            "just \"",
+            "exactly \"",
+            "nothing else",
         ],
         pattern: r"\b(?:reply|respond|answer|say|write)\s+(?:with\s+|back\s+)?(?:only|just|exactly|simply)\s+(?:the\s+following|this|these\s+words|the\s+word|\x22)|\b(?:and|with)\s+absolutely\s+nothing\s+else\b",
     },
@@ -830,56 +830,14 @@ pub static RULES: &[Rule] = &[
         family: "concealment",
         weights: [3, 3, 3, 1],
         literals: &[
-            "not tell",
-            "not mention",
-            "not inform",
-            "not notify",
-            "not alert",
-            "not reveal",
-            "not disclos",
-            "not let",
-            "not warn",
-            "not ever",
-            "n't tell",
-            "n't mention",
-            "n't inform",
-            "n't notify",
-            "n't alert",
-            "n't reveal",
-            "n't disclos",
-            "n't let",
-            "n't warn",
-            "n't ever",
-            "dont tell",
-            "dont mention",
-            "dont inform",
-            "dont notify",
-            "dont alert",
-            "dont reveal",
-            "dont disclos",
-            "dont let",
-            "dont warn",
-            "dont ever",
-            "never tell",
-            "never mention",
-            "never inform",
-            "never notify",
-            "never alert",
-            "never reveal",
-            "never disclos",
-            "never let",
-            "never warn",
-            "never ever",
-            "without tell",
-            "without mention",
-            "without inform",
-            "without notify",
-            "without alert",
-            "without reveal",
-            "without disclos",
-            "without let",
-            "without warn",
-            "without ever",
+            "the user",
+            "your user",
+            "my user",
+            "the human",
+            "the owner",
+            "the operator",
+            "your owner",
+            "your operator",
         ],
         pattern: r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|without)\s+(?:ever\s+)?(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|let|letting|warn|warning)\s+(?:this\s+|it\s+|that\s+|anything\s+|any\s+of\s+this\s+|about\s+(?:this|it)\s+)?(?:to\s+)?(?:the|your|my)\s+(?:user|human|owner|operator)s?\b",
     },
@@ -1057,15 +1015,18 @@ fn engine() -> &'static Engine {
     ENGINE.get_or_init(|| {
         let mut lits: Vec<&'static str> = Vec::new();
         let mut owners: Vec<Vec<u16>> = Vec::new();
+        let mut index: std::collections::HashMap<&'static str, usize> =
+            std::collections::HashMap::with_capacity(1024);
         for (ri, r) in RULES.iter().enumerate() {
             for &l in r.literals {
-                match lits.iter().position(|&x| x == l) {
+                match index.get(l).copied() {
                     Some(p) => {
                         if !owners[p].contains(&(ri as u16)) {
                             owners[p].push(ri as u16)
                         }
                     }
                     None => {
+                        index.insert(l, lits.len());
                         lits.push(l);
                         owners.push(vec![ri as u16]);
                     }
@@ -1117,7 +1078,8 @@ pub fn excerpt(s: &str) -> String {
 }
 
 /// Runs every rule enabled for `kind` on a normalized text. Returns at most one finding per
-/// rule (its first match), in text order; evidence from normalization (`hidden.*`) comes first
+/// rule (its first match), in text order. Regex work is bounded by [`RULE_BUDGET`] per rule and
+/// [`TOTAL_BUDGET`] per scan (windows in text order; later ones are skipped once spent); evidence from normalization (`hidden.*`) comes first
 /// when its weight for `kind` is above 0.
 pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
     let eng = engine();
@@ -1160,14 +1122,21 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
             });
         }
     }
+    let mut total = 0usize;
     for (ri, ws) in windows.iter().enumerate() {
-        if ws.is_empty() {
+        if ws.is_empty() || total >= TOTAL_BUDGET {
             continue;
         }
         let Some(re) = regex_for(ri) else { continue };
+        let mut spent = 0usize;
         'win: for &(s, e) in ws {
+            if spent >= RULE_BUDGET || total >= TOTAL_BUDGET {
+                break;
+            }
             let s = floor_boundary(text, s);
-            let e = ceil_boundary(text, e);
+            let e = ceil_boundary(text, e.min(s + (RULE_BUDGET - spent)));
+            spent += e - s;
+            total += e - s;
             if let Some(m) = re.find(&text[s..e]) {
                 let (ms, me) = (s + m.start(), s + m.end());
                 out.push(Finding {
