@@ -353,9 +353,22 @@ pub fn extract(text: &str) -> Vec<Val> {
 }
 
 fn token(t: &str, out: &mut Out) {
+    let b = t.as_bytes();
+    let has_colon = memchr::memchr(b':', b).is_some();
+    let has_punct = has_colon || memchr::memchr2(b'.', b'@', b).is_some();
+    // Most words of a text are none of these; skip them before allocating anything.
+    // (IBANs are at least 15 bytes, identifiers 16; paths start with `/` or `~`.)
+    if !has_punct && b.len() < 15 && !matches!(b.first(), Some(b'/' | b'~')) {
+        return;
+    }
     let lower = t.to_ascii_lowercase();
     // URLs.
-    for scheme in ["https://", "http://", "ftp://", "wss://", "ws://"] {
+    let schemes: &[&str] = if has_colon && lower.contains("://") {
+        &["https://", "http://", "ftp://", "wss://", "ws://"]
+    } else {
+        &[]
+    };
+    for scheme in schemes {
         if let Some(pos) = lower.find(scheme) {
             let url = lower[pos..].trim_end_matches(['/', '.', ',', ')']);
             let rest = &url[scheme.len()..];

@@ -44,7 +44,13 @@ pub struct Context<'a> {
 pub fn args_digest(tool: &Tool) -> String {
     let text = serde_json::to_string(&tool.input).unwrap_or_default();
     let d = Sha256::digest(text.as_bytes());
-    d.iter().map(|b| format!("{b:02x}")).collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(64);
+    for b in d {
+        out.push(HEX[(b >> 4) as usize] as char);
+        out.push(HEX[(b & 15) as usize] as char);
+    }
+    out
 }
 
 /// Decides one event, reading and writing the session's state in `store` (the caller holds
