@@ -15,69 +15,17 @@
 //! `~/.cache/intentshield-e2e`). `E2E_KIT` overrides the kit's location; `E2E_KEEP=1` keeps
 //! the run directories.
 
+mod e2e_common;
+
+use e2e_common::*;
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_intentshield");
-const MANIFEST: &str = env!("CARGO_MANIFEST_DIR");
 /// One harness at a time: the machine is small and the harnesses are heavy.
 static SERIAL: Mutex<()> = Mutex::new(());
-
-fn kit() -> PathBuf {
-    std::env::var_os("E2E_KIT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(MANIFEST).join("../shared/live-harness"))
-}
-
-fn cache() -> PathBuf {
-    std::env::var_os("INTENTSHIELD_E2E_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/intentshield-e2e")
-        })
-}
-
-fn which(prog: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(prog))
-        .find(|p| p.is_file())
-}
-
-fn harness_bin(h: &str) -> PathBuf {
-    cache().join(h).join("node_modules/.bin").join(h)
-}
-
-/// `None` (with a message) when the e2e tests cannot run here.
-fn prerequisites(h: &str) -> Option<(PathBuf, PathBuf)> {
-    let Some(node) = which("node") else {
-        eprintln!("SKIP e2e {h}: node is not on PATH (the harness CLIs need node 20+)");
-        return None;
-    };
-    assert!(
-        kit().join("run.sh").is_file(),
-        "the live-harness kit is missing at {}; set E2E_KIT",
-        kit().display()
-    );
-    if !harness_bin(h).is_file() {
-        let st = Command::new("bash")
-            .arg(Path::new(MANIFEST).join("scripts/e2e-setup.sh"))
-            .arg(h)
-            .status()
-            .expect("run scripts/e2e-setup.sh");
-        assert!(st.success(), "scripts/e2e-setup.sh {h} failed");
-    }
-    let py = Command::new("python3")
-        .args(["-c", "import sys; print(sys.executable)"])
-        .output()
-        .expect("python3 is needed by the kit");
-    let py = PathBuf::from(String::from_utf8_lossy(&py.stdout).trim());
-    Some((node, py))
-}
 
 struct Outcome {
     out: PathBuf,
@@ -98,61 +46,16 @@ impl Outcome {
     }
 }
 
-struct Kill(Child);
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn run_scenario(h: &str, scenario: &Path, node: &Path, py: &Path) -> Outcome {
-    let base = std::env::temp_dir().join(format!(
-        "intentshield-e2e-{h}-{}-{}",
-        std::process::id(),
+    let (base, out, rt) = run_dirs(&format!(
+        "{h}-{}",
         scenario.file_stem().unwrap().to_string_lossy()
     ));
-    let _ = fs::remove_dir_all(&base);
-    let out = base.join("out");
-    let rt = base.join("rt");
-    for d in [
-        out.join("home"),
-        out.join("project"),
-        out.join("hooks"),
-        rt.join("tmp"),
-    ] {
-        fs::create_dir_all(&d).unwrap();
-    }
     fs::copy(scenario, out.join("scenario.json")).unwrap();
     let kit = kit();
 
     // The scripted model on a free loopback port.
-    let fake = Command::new(py)
-        .arg(kit.join("fake_llm.py"))
-        .arg("--scenario")
-        .arg(out.join("scenario.json"))
-        .arg("--log")
-        .arg(out.join("model_requests.jsonl"))
-        .arg("--port-file")
-        .arg(rt.join("port"))
-        .stdout(Stdio::null())
-        .stderr(fs::File::create(out.join("fake_llm.log")).unwrap())
-        .spawn()
-        .expect("start fake_llm.py");
-    let _fake = Kill(fake);
-    let t0 = Instant::now();
-    let port = loop {
-        if let Ok(p) = fs::read_to_string(rt.join("port")) {
-            if !p.trim().is_empty() {
-                break p.trim().to_string();
-            }
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(10),
-            "fake model server did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let (fake, port) = start_fake_model(py, &out, &rt);
 
     // The kit's config (MCP server, offline settings) with one unrelated hook of its own.
     let other_event = if h == "codex" { "Stop" } else { "Notification" };
@@ -184,51 +87,12 @@ fn run_scenario(h: &str, scenario: &Path, node: &Path, py: &Path) -> Outcome {
         String::from_utf8_lossy(&inst.stderr)
     );
 
-    let bin = harness_bin(h);
-    let dir = |p: &Path| p.parent().unwrap().display().to_string();
-    let mut env: Vec<(String, String)> = vec![
-        (
-            "PATH".into(),
-            format!(
-                "{}:{}:{}:/usr/local/bin:/usr/bin:/bin",
-                dir(&bin),
-                dir(py),
-                dir(node)
-            ),
-        ),
-        ("HOME".into(), home.display().to_string()),
-        ("TERM".into(), "dumb".into()),
-        ("LANG".into(), "C.UTF-8".into()),
-        ("TMPDIR".into(), rt.join("tmp").display().to_string()),
-        ("XDG_RUNTIME_DIR".into(), rt.display().to_string()),
-        ("E2E_OUT".into(), out.display().to_string()),
-    ];
-    let prompt = String::from_utf8(
-        Command::new(py)
-            .arg(kit.join("lib/kit.py"))
-            .arg("prompt")
-            .arg(out.join("scenario.json"))
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap()
-    .trim()
-    .to_string();
+    let mut env = base_env(h, py, node, &out, &rt);
+    let prompt = scenario_prompt(py, &out.join("scenario.json"));
     let mut args: Vec<String> = Vec::new();
     match h {
         "claude" => {
-            for (k, v) in [
-                ("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}")),
-                ("ANTHROPIC_API_KEY", "dummy".into()),
-                ("CLAUDE_CODE_TMPDIR", rt.join("tmp").display().to_string()),
-                ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
-                ("DISABLE_AUTOUPDATER", "1".into()),
-                ("DISABLE_TELEMETRY", "1".into()),
-                ("DISABLE_ERROR_REPORTING", "1".into()),
-            ] {
-                env.push((k.into(), v));
-            }
+            env.extend(claude_env(&port, &rt));
             args.extend([
                 "-p".into(),
                 prompt,
@@ -278,48 +142,17 @@ fn run_scenario(h: &str, scenario: &Path, node: &Path, py: &Path) -> Outcome {
         }
         _ => unreachable!(),
     }
-    let mut cmd = Command::new("timeout");
-    cmd.args(["-k", "5", "150", "env", "-i"]);
-    for (k, v) in &env {
-        cmd.arg(format!("{k}={v}"));
-    }
-    cmd.arg(&bin)
-        .args(&args)
-        .current_dir(out.join("project"))
-        .stdin(Stdio::null());
-    cmd.stdout(fs::File::create(out.join("harness.stdout")).unwrap());
-    cmd.stderr(fs::File::create(out.join("harness.stderr")).unwrap());
-    let status = cmd.status().unwrap();
-    drop(_fake);
+    run_cli(h, &env, &args, &out, 150);
+    drop(fake);
 
-    let calls: Vec<Value> = fs::read_to_string(out.join("mcp_calls.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|r| r["msg"]["method"] == "tools/call")
-        .map(|r| r["msg"]["params"].clone())
-        .collect();
+    let calls = tool_calls(&out.join("mcp_calls.jsonl"));
     let requests = fs::read_to_string(out.join("model_requests.jsonl")).unwrap_or_default();
     let stderr = fs::read_to_string(out.join("harness.stderr")).unwrap_or_default();
-    assert_ne!(
-        status.code(),
-        Some(124),
-        "{h} timed out; see {}",
-        out.display()
-    );
     Outcome {
         out: base,
         calls,
         requests,
         stderr,
-    }
-}
-
-fn finish(o: Outcome, passed: bool) {
-    if passed && std::env::var_os("E2E_KEEP").is_none() {
-        let _ = fs::remove_dir_all(&o.out);
-    } else {
-        eprintln!("run directory kept: {}", o.out.display());
     }
 }
 
@@ -353,7 +186,7 @@ fn exfil(h: &str, blocked_marker: &str) {
         o.requests.to_lowercase().contains("intentshield"),
         "the model was told why (our reason): {ctx}"
     );
-    finish(o, true);
+    finish(&o.out, true);
 }
 
 fn benign(h: &str) {
@@ -392,18 +225,13 @@ fn benign(h: &str) {
         "the hook ran on every benign call: {pre_tool_rows} pre-tool rows in {}",
         db.display()
     );
-    finish(o, true);
+    finish(&o.out, true);
 }
 
 fn finish_keep(o: &Outcome, ok: bool) {
     if !ok {
         eprintln!("run directory kept: {}", o.out.display());
     }
-}
-
-fn tail(s: &str) -> String {
-    let lines: Vec<&str> = s.lines().collect();
-    lines[lines.len().saturating_sub(15)..].join("\n")
 }
 
 #[test]
