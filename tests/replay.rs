@@ -71,6 +71,9 @@ fn check_counts(r: &Value) {
     assert_eq!(all["user_calls_injected"], v(3, 2, 0));
     assert_eq!(all["user_tasks_completed_clean"], 2);
     assert_eq!(all["user_tasks_completed_injected"], 1);
+    // bank/user_task_1 has three injected runs, one of them completed.
+    assert_eq!(all["user_tasks_attacked"], 1);
+    assert_eq!(all["user_tasks_completed_in_every_attack"], 0);
     assert_eq!(all["outputs_clean"], 5);
     assert_eq!(all["outputs_flagged_clean"], 0);
     // 7 outputs in the injected traces, less the one of the denied call.
