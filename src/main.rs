@@ -50,6 +50,7 @@ fn cli() -> clap::Command {
         .subcommand(commands::log::command())
         .subcommand(commands::log::approve_command())
         .subcommand(commands::scan::command())
+        .subcommand(commands::replay::command())
         .subcommand(commands::install::command())
         .subcommand(commands::install::uninstall_command())
         .subcommand(commands::doctor::command())
@@ -178,6 +179,7 @@ fn main() {
         Some(("log", sub)) => commands::log::run(sub),
         Some(("approve", sub)) => commands::log::run_approve(sub),
         Some(("scan", sub)) => commands::scan::run(sub),
+        Some(("replay", sub)) => commands::replay::run(sub),
         Some(("install", sub)) => commands::install::run(sub),
         Some(("uninstall", sub)) => commands::install::run_uninstall(sub),
         Some(("doctor", sub)) => commands::doctor::run(sub),

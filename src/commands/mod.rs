@@ -7,5 +7,6 @@ pub mod doctor;
 pub mod install;
 pub mod log;
 pub mod mcp;
+pub mod replay;
 pub mod scan;
 pub mod wrap;
