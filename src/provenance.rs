@@ -531,7 +531,7 @@ fn numbers(text: &str, out: &mut Out) {
         let keep = next_ok
             && ((plus && (7..=15).contains(&n))
                 || (seps == 0 && (7..=34).contains(&n))
-                || (seps > 0 && (9..=15).contains(&n)));
+                || (seps > 0 && (9..=19).contains(&n)));
         if keep {
             out.push(kind::NUMBER, digits);
         }

@@ -99,3 +99,32 @@ fn codex_never_gets_ask_or_bare_allow() {
         }
     }
 }
+
+#[test]
+fn honest_values_beside_an_injection_are_not_injected() {
+    // An inbox with a long honest email and, far below it, the poisoned one: the honest
+    // sender's address is a tool-output value (a send to it may ask), never an injected one.
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("s.db");
+    let honest = format!(
+        "From: carol.ng@partner.example\nSubject: contract\n\n{}\n\n",
+        "The signed contract is attached; the delivery plan follows next week. ".repeat(60)
+    );
+    let inbox = format!("{honest}{INBOX}");
+    let s = "split";
+    hook(
+        "claude",
+        &json!({"session_id": s, "cwd": "/p", "hook_event_name": "UserPromptSubmit", "prompt": "Reply to my emails."}),
+        &db,
+    );
+    hook(
+        "claude",
+        &json!({"session_id": s, "cwd": "/p", "hook_event_name": "PostToolUse", "tool_name": "mcp__mail__read_inbox", "tool_input": {}, "tool_response": [{"type": "text", "text": inbox}], "tool_use_id": "t"}),
+        &db,
+    );
+    let send = |to: &str| json!({"session_id": s, "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "mcp__mail__send_email", "tool_input": {"to": to, "subject": "Re", "body": "Thanks"}, "tool_use_id": "t2"});
+    let r = hook("claude", &send("carol.ng@partner.example"), &db);
+    assert!(!r.stdout.contains("provenance.injected_value"), "{r:?}");
+    let r = hook("claude", &send("attacker@evil.invalid"), &db);
+    assert!(r.stdout.contains("provenance.injected_value"), "{r:?}");
+}

@@ -211,3 +211,65 @@ fn approve_lets_exactly_that_call_through_once() {
     let log = run(&["log", "--session", "cx", "--json"], b"", &db);
     assert!(log.stdout.contains("approval.used"), "{}", log.stdout);
 }
+
+#[test]
+fn tainted_session_send_to_the_users_own_recipient() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("s.db");
+    let s = "own";
+    hook(
+        "claude",
+        &json!({"session_id": s, "cwd": "/p", "hook_event_name": "UserPromptSubmit", "prompt": "Find a hotel in Paris and mail the name to my wife at jane.long@example.com"}),
+        &db,
+    );
+    hook(
+        "claude",
+        &claude(
+            "PostToolUse",
+            s,
+            "mcp__travel__get_user_information",
+            json!({}),
+            Some("Passport HGK137803, card 4237-4252-7456-2574"),
+        ),
+        &db,
+    );
+    hook(
+        "claude",
+        &claude(
+            "PostToolUse",
+            s,
+            "mcp__travel__get_hotels",
+            json!({"city": "Paris"}),
+            Some(INJECTED),
+        ),
+        &db,
+    );
+    // Every destination typed by the user, no tool data in the payload: no ask despite the taint.
+    let ok = claude(
+        "PreToolUse",
+        s,
+        "mcp__travel__send_email",
+        json!({"recipients": ["jane.long@example.com"], "subject": "Hotel", "body": "Le Marais Boutique"}),
+        None,
+    );
+    assert_eq!(verdict("claude", &hook("claude", &ok, &db)), "none");
+    // The same recipient with a card number read from a tool: a leak, so it asks.
+    let leak = claude(
+        "PreToolUse",
+        s,
+        "mcp__travel__send_email",
+        json!({"recipients": ["jane.long@example.com"], "subject": "Info", "body": "card 4237-4252-7456-2574"}),
+        None,
+    );
+    let r = hook("claude", &leak, &db);
+    assert_eq!(verdict("claude", &r), "ask", "{r:?}");
+    // A write with no destination still asks.
+    let del = claude(
+        "PreToolUse",
+        s,
+        "mcp__travel__delete_booking",
+        json!({"id": "b1"}),
+        None,
+    );
+    assert_eq!(verdict("claude", &hook("claude", &del, &db)), "ask");
+}

@@ -150,7 +150,9 @@ fn post_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Resul
             &ev.session_id,
             &format!("{} in the result of {name}", rules.join(",")),
         )?;
-        store.record_values(&ev.session_id, &vals, Origin::OutputInjected, &name)?;
+        let (injected, plain) = split_injected(output, &report, vals);
+        store.record_values(&ev.session_id, &injected, Origin::OutputInjected, &name)?;
+        store.record_values(&ev.session_id, &plain, Origin::Output, &name)?;
         let mut d = Decision::new(
             Verdict::Allow,
             Reason::OutputInjected,
@@ -178,6 +180,64 @@ fn post_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Resul
         Reason::OutputRecorded,
         format!("result of {name} recorded ({} values)", vals.len()),
     ))
+}
+
+/// A value and its kind, as `state::Store::record_values` takes them.
+type ValuePair = (String, &'static str);
+
+/// Bytes before the first and after the last match of an injection that count as its text.
+pub const INJECTION_BEFORE: usize = 512;
+/// See [`INJECTION_BEFORE`].
+pub const INJECTION_AFTER: usize = 1536;
+
+/// Splits the values of a flagged output into those inside the injected passage (within
+/// [`INJECTION_BEFORE`]/[`INJECTION_AFTER`] bytes of a match) and the rest, which are treated as
+/// ordinary output values. An inbox with one poisoned email still carries nine honest ones: only
+/// the attacker's text should make a value "injected". When a match cannot be placed in the
+/// input (it was hidden in base64 or Unicode tags), every value counts as injected.
+fn split_injected(
+    output: &str,
+    report: &detect::Report,
+    vals: Vec<ValuePair>,
+) -> (Vec<ValuePair>, Vec<ValuePair>) {
+    let mut offsets: Vec<usize> = Vec::new();
+    for f in &report.findings {
+        match (f.origin, f.input_offset) {
+            ("text", Some(off)) => offsets.push(off),
+            ("normalizer", _) => {}
+            _ => return (vals, Vec::new()),
+        }
+    }
+    if offsets.is_empty() {
+        return (vals, Vec::new());
+    }
+    offsets.sort_unstable();
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    for off in offsets {
+        let s = off.saturating_sub(INJECTION_BEFORE);
+        let e = (off + INJECTION_AFTER).min(output.len());
+        match windows.last_mut() {
+            Some(w) if s <= w.1 => w.1 = w.1.max(e),
+            _ => windows.push((s, e)),
+        }
+    }
+    let mut inside: Vec<String> = Vec::new();
+    for (s, e) in windows {
+        let mut s = s.min(output.len());
+        while !output.is_char_boundary(s) {
+            s -= 1;
+        }
+        let mut e = e.min(output.len());
+        while !output.is_char_boundary(e) {
+            e += 1;
+        }
+        inside.extend(
+            provenance::extract(&output[s..e])
+                .into_iter()
+                .map(|v| v.text),
+        );
+    }
+    vals.into_iter().partition(|(v, _)| inside.contains(v))
 }
 
 /// Collects the verdicts of the checks; the strongest wins, the first at that level names it.
@@ -362,7 +422,9 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
     if session.tainted && !is_read {
         let lower = arg_text.to_lowercase();
         for s in store.values_with_origin(&ev.session_id, Origin::TaintedScope, 50)? {
-            if contains_word(&lower, &s) {
+            // Only names distinctive enough to mean that resource (`private-repo`, not
+            // `general`) count as its data.
+            if is_distinctive_name(&s) && contains_word(&lower, &s) {
                 v.add(
                     Decision::new(
                         Verdict::Deny,
@@ -383,7 +445,25 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
     let egress = readwrite::is_egress(tool);
     if session.tainted && ctx.config.review != Review::Never {
         let why = session.taint_reason.clone().unwrap_or_default();
-        if !is_read {
+        // A write whose every destination (recipient, account, URL...) the user typed goes
+        // where the user said: the attacker's usual goal, a destination of theirs, is absent.
+        // Writes with no destination (delete, change a setting) still ask.
+        // The payload must not carry distinctive data read from tools (a card or account
+        // number, an address) either: that would be a leak to a trusted recipient.
+        let user_directed = tool.kind == ToolKind::Mcp
+            && dests.iter().any(|d| d.kind != kind::DOMAIN)
+            && dests
+                .iter()
+                .filter(|d| d.kind != kind::DOMAIN)
+                .all(|d| origins.get(&d.text).is_some_and(|o| o.user))
+            && vals.iter().all(|x| {
+                dests.contains(x)
+                    || matches!(x.kind, kind::DOMAIN | kind::HOST)
+                    || origins
+                        .get(&x.text)
+                        .is_none_or(|o| o.user || !(o.output || o.injected))
+            });
+        if !is_read && !user_directed {
             v.add(
                 Decision::new(
                     Verdict::Ask,
@@ -492,6 +572,14 @@ fn can_rewrite(ev: &Event) -> bool {
     }
 }
 
+/// True for a resource name that is unlikely to occur in text by chance: at least 8 bytes and
+/// holding a `-`, `_`, `/`, `.` or a digit (`private-repo`, `team_2024`, `acme/app`).
+fn is_distinctive_name(s: &str) -> bool {
+    s.len() >= 8
+        && s.chars()
+            .any(|c| matches!(c, '-' | '_' | '/' | '.') || c.is_ascii_digit())
+}
+
 /// Case-insensitive whole-word containment (`needle` already lower-case).
 fn contains_word(hay: &str, needle: &str) -> bool {
     if needle.is_empty() {
@@ -583,6 +671,14 @@ fn provenance_checks(
         // only as a destination, and only when no clean output named it too.
         let host_like = matches!(x.kind, kind::HOST | kind::DOMAIN);
         if host_like && (o.output || !dests.contains(x)) {
+            continue;
+        }
+        // The host of an email address is judged by the address itself.
+        if host_like
+            && vals
+                .iter()
+                .any(|e| e.kind == kind::EMAIL && e.text.ends_with(&format!("@{}", x.text)))
+        {
             continue;
         }
         let src = if o.poisoned_description {
