@@ -323,6 +323,21 @@ fn fold(text: &str, hidden: &mut Vec<(&'static str, String)>, stats: &mut Stats)
                 f.sync(i);
                 continue;
             }
+            if (0x21..0x7f).contains(&b) && b != b'\\' {
+                // A run of printable ASCII other than `\\` folds to itself, lower-cased: copy
+                // it in one go (most tool output is such runs; the offset map needs no entry
+                // inside a run, since input and output advance together).
+                let mut j = i + 1;
+                while j < n && (0x21..0x7f).contains(&bytes[j]) && bytes[j] != b'\\' {
+                    j += 1;
+                }
+                f.flush_ws();
+                f.out.extend(bytes[i..j].iter().map(|c| c.to_ascii_lowercase() as char));
+                last_char = bytes[j - 1] as char;
+                i = j;
+                f.sync(i);
+                continue;
+            }
             let c = b as char;
             f.push_folded(c);
             last_char = c;
