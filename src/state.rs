@@ -243,6 +243,26 @@ pub struct AuditRow {
     pub message: String,
 }
 
+/// The columns of `decisions`, in [`AuditRow`] order.
+const AUDIT_COLUMNS: &str =
+    "id, ts, harness, session_id, event, tool, verdict, reason_code, rules, args_digest, message";
+
+fn audit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<AuditRow> {
+    Ok(AuditRow {
+        id: r.get(0)?,
+        ts: r.get(1)?,
+        harness: r.get(2)?,
+        session_id: r.get(3)?,
+        event: r.get(4)?,
+        tool: r.get(5)?,
+        verdict: r.get(6)?,
+        reason_code: r.get(7)?,
+        rules: r.get(8)?,
+        args_digest: r.get(9)?,
+        message: r.get(10)?,
+    })
+}
+
 /// What a decision row records.
 #[derive(Debug, Clone)]
 pub struct AuditEntry<'a> {
@@ -560,62 +580,32 @@ impl Store {
         verdict: Option<&str>,
         limit: i64,
     ) -> Result<Vec<AuditRow>> {
-        let mut st = self.conn.prepare(
-            "SELECT id, ts, harness, session_id, event, tool, verdict, reason_code, rules, args_digest, message
-             FROM decisions
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {AUDIT_COLUMNS} FROM decisions
              WHERE (?1 IS NULL OR session_id=?1) AND (?2 IS NULL OR verdict=?2)
-             ORDER BY id DESC LIMIT ?3",
-        )?;
-        let rows = st.query_map(params![session, verdict, limit], |r| {
-            Ok(AuditRow {
-                id: r.get(0)?,
-                ts: r.get(1)?,
-                harness: r.get(2)?,
-                session_id: r.get(3)?,
-                event: r.get(4)?,
-                tool: r.get(5)?,
-                verdict: r.get(6)?,
-                reason_code: r.get(7)?,
-                rules: r.get(8)?,
-                args_digest: r.get(9)?,
-                message: r.get(10)?,
-            })
-        })?;
+             ORDER BY id DESC LIMIT ?3"
+        ))?;
+        let rows = st.query_map(params![session, verdict, limit], audit_row)?;
         Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
     }
 
     /// One audit row by id.
     pub fn decision(&self, id: i64) -> Result<Option<AuditRow>> {
-        let rows = self.recent_decisions(None, None, i64::MAX)?;
-        Ok(rows.into_iter().find(|r| r.id == id))
+        Ok(self
+            .conn
+            .query_row(
+                &format!("SELECT {AUDIT_COLUMNS} FROM decisions WHERE id=?1"),
+                params![id],
+                audit_row,
+            )
+            .optional()?)
     }
 
     /// Grants a one-time approval for the call recorded as audit row `id` (which must be an
     /// ask or deny with an argument digest). Errors name what is wrong.
     pub fn approve(&self, id: i64) -> Result<AuditRow> {
         let row = self
-            .conn
-            .query_row(
-                "SELECT id, ts, harness, session_id, event, tool, verdict, reason_code, rules, args_digest, message
-                 FROM decisions WHERE id=?1",
-                params![id],
-                |r| {
-                    Ok(AuditRow {
-                        id: r.get(0)?,
-                        ts: r.get(1)?,
-                        harness: r.get(2)?,
-                        session_id: r.get(3)?,
-                        event: r.get(4)?,
-                        tool: r.get(5)?,
-                        verdict: r.get(6)?,
-                        reason_code: r.get(7)?,
-                        rules: r.get(8)?,
-                        args_digest: r.get(9)?,
-                        message: r.get(10)?,
-                    })
-                },
-            )
-            .optional()?
+            .decision(id)?
             .ok_or_else(|| StateError(format!("no decision with id {id}")))?;
         if row.verdict != "ask" {
             return Err(StateError(format!(

@@ -332,7 +332,8 @@ fn fold(text: &str, hidden: &mut Vec<(&'static str, String)>, stats: &mut Stats)
                     j += 1;
                 }
                 f.flush_ws();
-                f.out.extend(bytes[i..j].iter().map(|c| c.to_ascii_lowercase() as char));
+                f.out
+                    .extend(bytes[i..j].iter().map(|c| c.to_ascii_lowercase() as char));
                 last_char = bytes[j - 1] as char;
                 i = j;
                 f.sync(i);
