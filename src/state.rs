@@ -776,6 +776,29 @@ mod tests {
     }
 
     #[test]
+    fn schema_versions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let s = Store::open(&path).unwrap();
+        let v: i64 = s
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
+        let mode: String = s
+            .conn()
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        s.conn()
+            .execute_batch(&format!("PRAGMA user_version={}", SCHEMA_VERSION + 1))
+            .unwrap();
+        drop(s);
+        let e = Store::open(&path).err().expect("a newer schema is refused");
+        assert!(e.0.contains("newer"), "{e}");
+    }
+
+    #[test]
     fn prompts_are_capped() {
         let s = Store::open_in_memory().unwrap();
         for i in 0..(PROMPTS_PER_SESSION + 10) {
