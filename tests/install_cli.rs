@@ -123,7 +123,16 @@ fn a_missing_directory_is_created_and_the_file_removed_again() {
             !bak(&home.path().join(f)).exists(),
             "no backup of a file that held only ours"
         );
+        let dir = home.path().join(f).parent().unwrap().to_path_buf();
+        assert!(
+            !dir.exists(),
+            "{} was created by install and is gone again",
+            dir.display()
+        );
     }
+    // A second uninstall says there is nothing to remove.
+    let out = ok(&run(home.path(), &["uninstall", "claude"]));
+    assert!(out.contains("nothing to remove"), "{out}");
 }
 
 #[test]

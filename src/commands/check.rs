@@ -136,7 +136,10 @@ pub fn run(m: &ArgMatches) -> i32 {
             for e in &d.evidence {
                 println!(
                     "      evidence: {}",
-                    e.chars().take(160).collect::<String>()
+                    e.chars()
+                        .take(160)
+                        .map(|c| if c.is_control() { ' ' } else { c })
+                        .collect::<String>()
                 );
             }
             if let Some(u) = &d.updated_input {

@@ -145,7 +145,8 @@ pub fn run(m: &ArgMatches) -> i32 {
             }
         }
         if raw {
-            println!("      [exit {:?}] stdout: {}", r.exit, r.stdout.trim());
+            let exit = r.exit.map_or("killed".to_string(), |c| c.to_string());
+            println!("      exit {exit}, stdout: {}", r.stdout.trim());
             if !r.stderr.trim().is_empty() {
                 println!("      stderr: {}", r.stderr.trim());
             }

@@ -360,7 +360,10 @@ fn check_harness(h: Harness, env: &Env, db: Option<&Path>, out: &mut Out) -> boo
         }
         if let Some(db) = db {
             match last_run(db, h) {
-                Ok(Some(ts)) => out.ok(&format!("last decision recorded at unix time {ts}")),
+                Ok(Some(ts)) => out.ok(&format!(
+                    "last decision recorded at {} UTC",
+                    crate::commands::log::fmt_ts(ts)
+                )),
                 Ok(None) | Err(_) => {
                     let how = match (h, scope) {
                         (Harness::Codex, _) => {
@@ -423,10 +426,16 @@ pub fn run(m: &ArgMatches) -> i32 {
         any |= check_harness(h, &env, db.as_deref(), &mut out);
     }
     if !any {
-        out.fail(
-            "intentshield is not installed for any harness",
-            "run `intentshield install <claude|codex|cursor|gemini>`",
-        );
+        match only {
+            Some(h) => out.fail(
+                &format!("intentshield is not installed for {}", h.name()),
+                &format!("run `intentshield install {}`", h.name()),
+            ),
+            None => out.fail(
+                "intentshield is not installed for any harness",
+                "run `intentshield install <claude|codex|cursor|gemini>`",
+            ),
+        }
     }
     let mut fixes = out.problems.clone();
     fixes.extend(out.warnings.iter().cloned());

@@ -98,7 +98,11 @@ fn report(h: Harness, changes: &[Change], dry_run: bool, verb: &str) -> Result<(
             .first()
             .map(|c| c.path.display().to_string())
             .unwrap_or_default();
-        println!("{name}: {p} is already up to date; nothing written");
+        if verb == "installed" {
+            println!("{name}: {p} is already up to date; nothing written");
+        } else {
+            println!("{name}: no intentshield entries in {p}; nothing to remove");
+        }
         return Ok(());
     }
     if dry_run {

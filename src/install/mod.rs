@@ -284,8 +284,15 @@ pub fn apply(changes: &[Change]) -> Result<(), InstallError> {
         }
         match &c.after {
             Some(text) => fsutil::atomic_write(&c.path, text)?,
-            None => std::fs::remove_file(&c.path)
-                .map_err(|e| InstallError::at(&c.path, format!("cannot remove: {e}")))?,
+            None => {
+                std::fs::remove_file(&c.path)
+                    .map_err(|e| InstallError::at(&c.path, format!("cannot remove: {e}")))?;
+                // The directory install made for the file goes too, if nothing else is in it
+                // (an empty `~/.claude` would later count as "Claude Code found").
+                if let Some(dir) = c.path.parent() {
+                    let _ = std::fs::remove_dir(dir);
+                }
+            }
         }
     }
     Ok(())

@@ -343,6 +343,10 @@ pub fn interpret(h: Harness, exit: Option<i32>, stdout: &str, stderr: &str) -> A
     if let Some(a) = decided {
         return a;
     }
+    // Gemini CLI's rewrite carries no decision: the new arguments are the answer.
+    if v.pointer("/hookSpecificOutput/tool_input").is_some() {
+        return Answer::Allow("arguments rewritten".into());
+    }
     if v.get("continue") == Some(&Value::Bool(false)) {
         let msg = str_at(&v, &["stopReason"])
             .or(str_at(&v, &["user_message"]))
