@@ -3,6 +3,7 @@
 //!
 //! Run: `cargo bench --bench hook_latency` (or `scripts/bench.sh`). Prints a Markdown table.
 //! Events (all with the real database in a temporary directory, read and write):
+//! - a small PreToolUse (a Bash `ls`, about 200 bytes);
 //! - benign 4 KB PreToolUse (an MCP call whose arguments hold 4 KB of ordinary text);
 //! - injected 4 KB PreToolUse (the same with injected instructions: denied);
 //! - 4 KB PostToolUse (an ordinary tool result);
@@ -67,6 +68,42 @@ fn time_once(bin: &Path, args: &[&str], input: &[u8], db: &Path) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 
+/// Fraction of CPU time not idle over 0.3 s, from /proc/stat (0 where unreadable).
+fn busy_fraction() -> f64 {
+    let read = || -> Option<(u64, u64)> {
+        let s = std::fs::read_to_string("/proc/stat").ok()?;
+        let line = s.lines().next()?;
+        let v: Vec<u64> = line
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        let idle = v.get(3)? + v.get(4).copied().unwrap_or(0);
+        Some((v.iter().sum(), idle))
+    };
+    let (Some(a), _) = (
+        read(),
+        std::thread::sleep(std::time::Duration::from_millis(300)),
+    ) else {
+        return 0.0;
+    };
+    let Some(b) = read() else { return 0.0 };
+    let total = (b.0 - a.0).max(1) as f64;
+    1.0 - (b.1 - a.1) as f64 / total
+}
+
+/// Waits until the machine is less than `limit` busy, at most `max_s` seconds; returns the
+/// last reading.
+fn wait_quiet(limit: f64, max_s: f64) -> f64 {
+    let start = Instant::now();
+    loop {
+        let b = busy_fraction();
+        if b < limit || start.elapsed().as_secs_f64() > max_s {
+            return b;
+        }
+    }
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
@@ -90,7 +127,9 @@ fn main() {
     let post = |out: String| {
         json!({"session_id": "bench-post", "cwd": "/p", "hook_event_name": "PostToolUse", "tool_name": "mcp__docs__read_page", "tool_input": {"page": "notes"}, "tool_response": [{"type": "text", "text": out}], "tool_use_id": "t", "mcp_server": {"name": "docs", "source": "user"}}).to_string()
     };
+    let small = json!({"session_id": session, "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls -la src", "description": "list sources"}, "tool_use_id": "t"}).to_string();
     let variants: Vec<(&str, Vec<u8>)> = vec![
+        ("small PreToolUse (Bash, 200 B)", small.into_bytes()),
         (
             "benign 4 KB PreToolUse",
             pre(text(4096, false)).into_bytes(),
@@ -118,31 +157,63 @@ fn main() {
             time_once(&empty, &[], input, &db);
         }
     }
+    // Rounds as in ../shared/perf-notes.md: before each, wait (up to 30 s) until the machine is
+    // less than 10 % busy; report every round's medians and the round whose floor was lowest
+    // (the quietest), with ratios taken inside a round, so shared-machine noise shows.
     let rounds = 5;
     let per_round = 40;
-    let mut floor: Vec<f64> = Vec::new();
-    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
+    let mut table: Vec<(f64, Vec<(f64, f64)>, f64)> = Vec::new();
     for _ in 0..rounds {
+        let busy = wait_quiet(0.10, 30.0);
+        let mut floor: Vec<f64> = Vec::new();
+        let mut samples: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
         for _ in 0..per_round {
             floor.push(time_once(&empty, &[], b"{}", &db));
             for (i, (_, input)) in variants.iter().enumerate() {
                 samples[i].push(time_once(&bin, &["hook", "claude"], input, &db));
             }
         }
+        let f = median(&mut floor);
+        let rows = samples
+            .iter_mut()
+            .map(|s| {
+                let m = median(s);
+                (m, s[s.len() * 9 / 10])
+            })
+            .collect();
+        table.push((f, rows, busy));
     }
-    let f = median(&mut floor);
-    println!("| event | median ms | p90 ms | x empty static binary |");
-    println!("|---|---:|---:|---:|");
-    println!("| empty static Rust binary (floor) | {f:.2} | | 1.00 |");
+    let best = (0..table.len())
+        .min_by(|&a, &b| table[a].0.partial_cmp(&table[b].0).unwrap())
+        .unwrap();
+    let (f, rows, busy) = &table[best];
+    println!(
+        "Quietest of {rounds} rounds (machine {:.0} % busy before it):\n",
+        busy * 100.0
+    );
+    println!("| event | median ms | p90 ms | x empty static binary | ratio in every round |");
+    println!("|---|---:|---:|---:|---|");
+    let all_floors: Vec<String> = table.iter().map(|t| format!("{:.2} ms", t.0)).collect();
+    println!(
+        "| empty static Rust binary (floor) | {f:.2} | | 1.00 | floors: {} |",
+        all_floors.join(", ")
+    );
     for (i, (name, _)) in variants.iter().enumerate() {
-        let m = median(&mut samples[i]);
-        let p90 = samples[i][samples[i].len() * 9 / 10];
-        println!("| {name} | {m:.2} | {p90:.2} | {:.2} |", m / f);
+        let (m, p90) = rows[i];
+        let ratios: Vec<String> = table
+            .iter()
+            .map(|t| format!("{:.2}", t.1[i].0 / t.0))
+            .collect();
+        println!(
+            "| {name} | {m:.2} | {p90:.2} | {:.2} | {} |",
+            m / f,
+            ratios.join(", ")
+        );
     }
     let size = std::fs::metadata(&bin).map(|m| m.len()).unwrap_or(0);
     println!(
-        "\n{} runs per row; binary {:.1} MB; {} audit rows written.",
-        rounds * per_round,
+        "\n{} runs per row per round; binary {:.1} MB; {} audit rows written.",
+        per_round,
         size as f64 / 1e6,
         rounds * per_round * variants.len()
     );
