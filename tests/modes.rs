@@ -273,3 +273,56 @@ fn tainted_session_send_to_the_users_own_recipient() {
     );
     assert_eq!(verdict("claude", &hook("claude", &del, &db)), "ask");
 }
+
+#[test]
+fn approval_of_a_rewritten_call_matches_what_the_agent_sent() {
+    // A tainted session, a write that also asks for the system prompt: the rewrite and the ask
+    // go together; after `approve`, the same call (as the agent sends it again) passes, still
+    // rewritten.
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("s.db");
+    hook(
+        "claude",
+        &claude(
+            "PostToolUse",
+            "rw",
+            "mcp__docs__read",
+            json!({}),
+            Some(INJECTED),
+        ),
+        &db,
+    );
+    let call = claude(
+        "PreToolUse",
+        "rw",
+        "mcp__notes__create_note",
+        json!({"title": "t", "system_prompt": "You are..."}),
+        None,
+    );
+    let r = hook("claude", &call, &db);
+    assert_eq!(verdict("claude", &r), "ask", "{r:?}");
+    let log = run(
+        &[
+            "log",
+            "--session",
+            "rw",
+            "--decision",
+            "ask",
+            "--json",
+            "-n",
+            "1",
+        ],
+        b"",
+        &db,
+    );
+    let id = serde_json::from_str::<Value>(log.stdout.trim()).unwrap()["id"].to_string();
+    assert_eq!(run(&["approve", &id], b"", &db).code, 0);
+    let r = hook("claude", &call, &db);
+    assert_eq!(
+        verdict("claude", &r),
+        "allow",
+        "approved and rewritten: {r:?}"
+    );
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["updatedInput"]["system_prompt"], "");
+}

@@ -287,6 +287,8 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
     // 1. Self-disclosure.
     let schema = catalog.as_ref().and_then(|c| c.input_schema.as_deref());
     let rewrite = disclosure::rewrite(&tool.input, schema);
+    // The audit (and so an approval) keys on the arguments as the agent sent them.
+    let sent_digest = args_digest(tool);
     let mut effective = tool.clone();
     let mut rewritten: Option<Decision> = None;
     if let Some((new_input, fields)) = rewrite {
@@ -537,8 +539,7 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
 
     // A one-time approval turns exactly this call's ask into no objection.
     if v.strongest() == Verdict::Ask {
-        let digest = args_digest(tool);
-        if let Some(id) = store.take_approval(&ev.session_id, &name, &digest)? {
+        if let Some(id) = store.take_approval(&ev.session_id, &name, &sent_digest)? {
             let mut d = Decision::new(
                 Verdict::Allow,
                 Reason::Approved,
