@@ -162,7 +162,9 @@ fn main() {
     // (the quietest), with ratios taken inside a round, so shared-machine noise shows.
     let rounds = 5;
     let per_round = 40;
-    let mut table: Vec<(f64, Vec<(f64, f64)>, f64)> = Vec::new();
+    // Per round: the floor's median, each variant's (median, p90), how busy the machine was.
+    type Round = (f64, Vec<(f64, f64)>, f64);
+    let mut table: Vec<Round> = Vec::new();
     for _ in 0..rounds {
         let busy = wait_quiet(0.10, 30.0);
         let mut floor: Vec<f64> = Vec::new();
