@@ -124,12 +124,14 @@ fn e2e_cursor_recorded_session_exfiltration_never_runs_unconfirmed() {
             ),
             "post" => assert!(exit == Some(0), "{name}: exit {exit:?}, stderr {err}"),
             _ => {
-                // The Cursor IDE documents "ask" on preToolUse and beforeMCPExecution (the user
-                // must confirm; the call does not run without them). Our policy asks rather than
-                // denies for a destination that came from a tool result; a built-in rule
-                // (pipe-to-shell) denies outright.
+                // The verified runtime acts only on "deny" on preToolUse and beforeMCPExecution
+                // (hook-protocols.md §3.3), so there even an ask must arrive as a deny; a
+                // built-in rule (pipe-to-shell) denies outright on the shell event.
                 let v = verdict.clone().unwrap_or_default();
-                assert!(v == "deny" || v == "ask", "{name}: the attack must not run unconfirmed, got {verdict:?} (stdout {out}, stderr {err})");
+                assert_eq!(
+                    v, "deny",
+                    "{name}: the attack must not run, got {verdict:?} (stdout {out}, stderr {err})"
+                );
                 if name == "beforeShellExecution" {
                     assert_eq!(v, "deny", "{name}: curl | sh is denied outright: {out}");
                 }

@@ -8,7 +8,8 @@
 //! `MCP:<tool>`), `afterShellExecution {command, output}`, `afterMCPExecution {result_json}`,
 //! `postToolUse {tool_output}`, `beforeSubmitPrompt {prompt}`.
 //!
-//! Output (§3.3): flat `{permission, user_message, agent_message}`; `updated_input` and
+//! Output (§3.3): flat `{permission, user_message, agent_message}` ("ask" only on
+//! `beforeShellExecution`, the one event whose ask the verified runtime honours); `updated_input` and
 //! `additional_context` on `preToolUse`; `additional_context` on `postToolUse`. Invalid JSON on
 //! a permission event is a deny, so we always print a JSON object (`{}` for no opinion).
 
@@ -178,10 +179,14 @@ pub fn render(event: &Event, d: &Decision) -> Rendered {
                 out.insert("user_message".into(), json!(super::reason_line(d)));
                 out.insert("agent_message".into(), json!(super::reason_line(d)));
             }
-            Verdict::Ask if name == "beforeReadFile" => {
-                // beforeReadFile accepts only allow|deny.
+            Verdict::Ask if name != "beforeShellExecution" => {
+                // beforeReadFile accepts only allow|deny; on beforeMCPExecution and preToolUse
+                // the verified runtime (`@cursor/sdk` 1.0.32, hook-protocols.md §3.3) acts only
+                // on deny, so an "ask" there would let the call run. Only the shell event's ask
+                // is known to prompt; elsewhere the ask is a deny that says how to approve.
                 out.insert("permission".into(), json!("deny"));
                 out.insert("user_message".into(), json!(super::approval_hint(d)));
+                out.insert("agent_message".into(), json!(super::approval_hint(d)));
             }
             Verdict::Ask => {
                 out.insert("permission".into(), json!("ask"));
