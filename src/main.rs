@@ -98,6 +98,8 @@ fn parse_hook_args(args: &[String]) -> Option<(String, Flags)> {
     Some((harness?, flags))
 }
 
+/// Reads the event and runs the hook; a panic still ends in the fail-closed answer for the
+/// event's kind (a panic on a post-tool event must not block anything).
 fn run_hook(harness: &str, flags: &Flags) -> i32 {
     let input = match hook::read_stdin() {
         Ok(b) => b,
@@ -110,8 +112,28 @@ fn run_hook(harness: &str, flags: &Flags) -> i32 {
             return emit(&out.rendered);
         }
     };
-    let out = hook::run(harness, flags, &input, None);
-    emit(&out.rendered)
+    let message: Arc<Mutex<String>> = Arc::default();
+    let sink = Arc::clone(&message);
+    std::panic::set_hook(Box::new(move |info| {
+        if let Ok(mut m) = sink.lock() {
+            *m = info.to_string();
+        }
+    }));
+    match std::panic::catch_unwind(|| hook::run(harness, flags, &input, None)) {
+        Ok(out) => emit(&out.rendered),
+        Err(_) => {
+            let msg = message.lock().map(|m| m.clone()).unwrap_or_default();
+            let event_name = serde_json::from_slice::<serde_json::Value>(&input)
+                .ok()
+                .and_then(|v| v.get("hook_event_name")?.as_str().map(str::to_string));
+            let out = hook::fail(
+                Harness::from_name(harness),
+                event_name.as_deref(),
+                &format!("internal error: {}", msg.lines().next().unwrap_or("panic")),
+            );
+            emit(&out.rendered)
+        }
+    }
 }
 
 fn emit(r: &intentshield::adapters::Rendered) -> i32 {
@@ -135,23 +157,10 @@ fn main() {
         if let Some((harness, flags)) = parse_hook_args(&args[1..]) {
             // A panic anywhere must still end in an explicit deny: the harnesses let a call
             // through when a hook crashes (hook-protocols.md §9, §10).
-            let message: Arc<Mutex<String>> = Arc::default();
-            let sink = Arc::clone(&message);
-            std::panic::set_hook(Box::new(move |info| {
-                if let Ok(mut m) = sink.lock() {
-                    *m = info.to_string();
-                }
-            }));
             let code = match std::panic::catch_unwind(|| run_hook(&harness, &flags)) {
                 Ok(code) => code,
                 Err(_) => {
-                    let msg = message.lock().map(|m| m.clone()).unwrap_or_default();
-                    let out = hook::fail(
-                        Harness::from_name(&harness),
-                        None,
-                        &format!("internal error: {}", msg.lines().next().unwrap_or("panic")),
-                    );
-                    emit(&out.rendered)
+                    emit(&hook::fail(Harness::from_name(&harness), None, "internal error").rendered)
                 }
             };
             // Exit without running destructors (perf-notes.md §1).

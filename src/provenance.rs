@@ -371,7 +371,10 @@ fn token(t: &str, out: &mut Out) {
     for scheme in schemes {
         if let Some(pos) = lower.find(scheme) {
             let url = lower[pos..].trim_end_matches(['/', '.', ',', ')']);
-            let rest = &url[scheme.len()..];
+            // A bare scheme (`https://`) trims to less than the scheme itself.
+            let Some(rest) = url.get(scheme.len()..) else {
+                return;
+            };
             let host_end = rest.find(['/', '?', '#', ':']).unwrap_or(rest.len());
             let host = &rest[..host_end];
             let host = host.rsplit('@').next().unwrap_or(host);
@@ -736,6 +739,30 @@ mod tests {
         let v = extract("read ~/.ssh/id_rsa and /home/dev/proj/utils.py");
         assert!(has(&v, kind::PATH, "~/.ssh/id_rsa"));
         assert!(has(&v, kind::PATH, "/home/dev/proj/utils.py"));
+    }
+
+    #[test]
+    fn bare_schemes_and_url_fragments_do_not_panic() {
+        for t in [
+            "https://",
+            "http://",
+            "(see https://)",
+            "ftp://.",
+            "ws://,",
+            "https://@",
+            "https://:80",
+            "x https:// y",
+            "mailto:",
+            "@",
+            "a@",
+            "www.",
+            "+",
+            "+1",
+            "/",
+            "~/",
+        ] {
+            let _ = extract(t);
+        }
     }
 
     #[test]

@@ -99,6 +99,19 @@ proptest! {
     }
 
     #[test]
+    fn extraction_never_panics_on_address_like_text(
+        parts in prop::collection::vec(prop_oneof![
+            Just("https://"), Just("http://"), Just("ws://"), Just("www."), Just("@"), Just("mailto:"),
+            Just("."), Just("/"), Just("~/"), Just(":"), Just("+1 "), Just(" "), Just("("), Just(")"),
+            Just("example"), Just("com"), Just("42"), Just("DE89"), Just("-"), Just("é"),
+        ], 0..24)
+    ) {
+        let text: String = parts.concat();
+        let _ = intentshield::provenance::extract(&text);
+        let _ = intentshield::shell::analyze(&text);
+    }
+
+    #[test]
     fn extraction_and_detection_never_panic(text in "\\PC{0,300}") {
         let _ = intentshield::provenance::extract(&text);
         let _ = intentshield::detect::scan(&text, intentshield::detect::TextKind::ToolOutput);

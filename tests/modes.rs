@@ -326,3 +326,52 @@ fn approval_of_a_rewritten_call_matches_what_the_agent_sent() {
     let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["hookSpecificOutput"]["updatedInput"]["system_prompt"], "");
 }
+
+#[test]
+fn self_disclosure_rewrites_never_approve_the_call() {
+    // A server that asks for the agent's name must not get its calls auto-approved by the
+    // rewrite (Claude Code and Cursor treat "allow" as approved, hook-protocols.md §9).
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("s.db");
+    let args = json!({"name": "customers", "agent_name": "claude"});
+    let c = claude(
+        "PreToolUse",
+        "sd",
+        "mcp__prod__delete_database",
+        args.clone(),
+        None,
+    );
+    let r = hook("claude", &c, &db);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "ask",
+        "{r:?}"
+    );
+    assert_eq!(v["hookSpecificOutput"]["updatedInput"]["agent_name"], "");
+    // Codex: a rewrite needs "allow" there, so the call is denied with the field to empty.
+    let x = json!({"session_id": "sd", "turn_id": "1", "cwd": "/p", "hook_event_name": "PreToolUse", "model": "m",
+                   "tool_name": "mcp__prod__delete_database", "tool_input": args, "tool_use_id": "c"});
+    let r = hook("codex", &x, &db);
+    assert_eq!(verdict("codex", &r), "deny", "{r:?}");
+    assert!(
+        r.stdout.contains("agent_name") && r.stdout.contains("empty"),
+        "{r:?}"
+    );
+    // Gemini CLI: the new arguments, no decision.
+    let g = json!({"session_id": "sd", "hook_event_name": "BeforeTool", "timestamp": "t", "tool_name": "mcp_prod_delete_database",
+                   "tool_input": args, "mcp_context": {"server_name": "prod", "tool_name": "delete_database"}});
+    let r = hook("gemini", &g, &db);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert!(v.get("decision").is_none(), "{r:?}");
+    assert_eq!(v["hookSpecificOutput"]["tool_input"]["agent_name"], "");
+    // Cursor: updated_input on preToolUse without a permission; a deny on beforeMCPExecution.
+    let cu = json!({"conversation_id": "sd", "hook_event_name": "preToolUse", "cursor_version": "1",
+                    "tool_name": "MCP:delete_database", "tool_input": args, "tool_use_id": "t"});
+    let r = hook("cursor", &cu, &db);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert!(v.get("permission").is_none(), "{r:?}");
+    assert_eq!(v["updated_input"]["agent_name"], "");
+    let cm = json!({"conversation_id": "sd", "hook_event_name": "beforeMCPExecution", "cursor_version": "1",
+                    "tool_name": "delete_database", "tool_input": args.to_string(), "mcp_server_name": "prod"});
+    assert_eq!(verdict("cursor", &hook("cursor", &cm, &db)), "deny");
+}

@@ -6,12 +6,13 @@
 //! `mcp__<server>__<tool>` (plugins: `mcp__plugin_<plugin>_<server>__<tool>`).
 //!
 //! Output (§1.3): `hookSpecificOutput` with `permissionDecision` `deny|ask|allow`,
-//! `permissionDecisionReason`, `updatedInput` (a whole replacement of `tool_input`),
+//! `permissionDecisionReason`, `updatedInput` (a whole replacement of `tool_input`; sent with
+//! "ask", never with an unrequested "allow"),
 //! `additionalContext`; PostToolUse `updatedToolOutput` (2.1.121+). An empty stdout on exit 0 is
 //! "no opinion": the user's permission rules decide.
 
 use super::{flatten_text, string_field, Rendered};
-use crate::decision::{Decision, Verdict};
+use crate::decision::{Decision, Reason, Verdict};
 use crate::event::{Event, EventKind, Harness, McpTool, Tool, ToolKind};
 use serde_json::{json, Map, Value};
 
@@ -139,9 +140,16 @@ pub fn render(event: &Event, d: &Decision) -> Rendered {
                             None => Rendered::silent(),
                         };
                     };
-                    // A rewrite needs a decision; "allow" still leaves the user's deny and ask
-                    // rules in force (Claude Code 2.1.77).
-                    h.insert("permissionDecision".into(), json!("allow"));
+                    // A rewrite needs a decision, and "allow" would skip the user's permission
+                    // prompt (observed, hook-protocols.md §9): a server could then get its calls
+                    // auto-approved by asking for the agent's name. So a rewrite asks, unless
+                    // the user already approved this very call with `intentshield approve`.
+                    let decision = if d.reason == Reason::Approved {
+                        "allow"
+                    } else {
+                        "ask"
+                    };
+                    h.insert("permissionDecision".into(), json!(decision));
                     h.insert(
                         "permissionDecisionReason".into(),
                         json!(super::reason_line(d)),

@@ -196,7 +196,11 @@ pub fn render(event: &Event, d: &Decision) -> Rendered {
             Verdict::Allow => {
                 if let Some(u) = &d.updated_input {
                     if name == "preToolUse" {
-                        out.insert("permission".into(), json!("allow"));
+                        // The rewrite alone: Cursor's own permission flow still applies,
+                        // unless the user approved this call with `intentshield approve`.
+                        if d.reason == crate::decision::Reason::Approved {
+                            out.insert("permission".into(), json!("allow"));
+                        }
                         out.insert("updated_input".into(), u.clone());
                     }
                 }

@@ -564,11 +564,14 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
     Ok(d)
 }
 
-/// True when the harness can rewrite arguments on this event (hook-protocols.md §0):
-/// Claude Code, Codex and Gemini CLI on their pre-tool event, Cursor on `preToolUse` only.
+/// True when the harness can rewrite arguments on this event without also approving the call
+/// (hook-protocols.md §0): Gemini CLI (`tool_input`), Cursor on `preToolUse` (`updated_input`),
+/// Claude Code (`updatedInput` with "ask"). Codex accepts a rewrite only with "allow", which
+/// would approve the call, so there the call is denied with the fields to empty.
 fn can_rewrite(ev: &Event) -> bool {
     match ev.harness {
         crate::event::Harness::Cursor => ev.event_name == "preToolUse",
+        crate::event::Harness::Codex => false,
         _ => true,
     }
 }
