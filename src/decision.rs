@@ -88,6 +88,8 @@ pub enum Reason {
     PipeToShell,
     /// A nested coding agent launched with its permission checks switched off.
     NestedAgentUnsafe,
+    /// A shell command too long or too deeply nested to analyse whole.
+    Unanalysable,
     /// The tool is quarantined in the MCP catalog (poisoned, drifted or shadowing).
     QuarantinedTool,
     /// A one-time approval given with `intentshield approve` was used.
@@ -121,6 +123,7 @@ impl Reason {
             Reason::SecretEgress => "builtin.secret_egress",
             Reason::PipeToShell => "builtin.pipe_to_shell",
             Reason::NestedAgentUnsafe => "builtin.nested_agent_unsafe",
+            Reason::Unanalysable => "builtin.unanalysable",
             Reason::QuarantinedTool => "mcp.quarantined_tool",
             Reason::Approved => "approval.used",
             Reason::Error => "error.fail_closed",

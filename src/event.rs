@@ -150,18 +150,33 @@ impl Tool {
         }
     }
 
-    /// The shell command line, for shell tools (`command`, or Codex's `cmd`).
-    pub fn shell_command(&self) -> Option<&str> {
+    /// The shell command line, for shell tools (`command`, or Codex's `cmd`). An argv array
+    /// (`["bash", "-lc", "..."]`) is joined with spaces, so its script is analysed too; any
+    /// other shape gives `Some("")`, never `None`, so a shell call is never left unchecked.
+    pub fn shell_command(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
         if self.kind != ToolKind::Shell {
             return None;
         }
-        match &self.input {
-            Value::String(s) => Some(s),
-            v => v
-                .get("command")
-                .or_else(|| v.get("cmd"))
-                .and_then(Value::as_str),
-        }
+        let v = match &self.input {
+            Value::String(s) => return Some(Cow::Borrowed(s)),
+            v => v.get("command").or_else(|| v.get("cmd")),
+        };
+        Some(match v {
+            Some(Value::String(s)) => Cow::Borrowed(s),
+            Some(Value::Array(a)) => Cow::Owned(
+                a.iter()
+                    .map(|x| {
+                        let w = x.as_str().map_or_else(|| x.to_string(), str::to_string);
+                        // Quote each element so the shell analysis sees argv as it was.
+                        format!("'{}'", w.replace('\'', "'\\''"))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            Some(other) => Cow::Owned(other.to_string()),
+            None => Cow::Borrowed(""),
+        })
     }
 }
 

@@ -85,8 +85,10 @@ impl PathContext {
             .and_then(Path::file_name)
             .map(|n| n.to_string_lossy())
             .unwrap_or_default();
+        // Our database, its directory and our config file. (Not their ancestors: copying a
+        // build into `~` is everyday work.)
         for own in &self.own {
-            if r.starts_with(own) || own.starts_with(&r) && r != Path::new("/") {
+            if r.starts_with(own) {
                 return Some("protect.intentshield_state");
             }
         }
@@ -191,6 +193,9 @@ mod tests {
             assert!(c.protected(p).is_some(), "{p}");
         }
         for p in [
+            "~",
+            "~/",
+            "/home/dev/.local",
             "src/app.py",
             "docs/claude-settings.md",
             ".env.example",

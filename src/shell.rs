@@ -27,6 +27,10 @@ pub struct SimpleCommand {
     pub redirect_writes: Vec<String>,
     /// True when one of its words held a `$(...)` or backtick substitution.
     pub has_substitution: bool,
+    /// Files read by `<` (and `/dev/tcp/...` sockets).
+    pub redirect_reads: Vec<String>,
+    /// Here-document bodies fed to this command (`<<EOF ... EOF`).
+    pub heredoc: Option<String>,
 }
 
 /// The analysis of a whole command line.
@@ -38,6 +42,9 @@ pub struct Analysis {
     /// Analyses of `$(...)`, backtick and `<(...)` contents, with the index of the pipeline
     /// and command that contains them.
     pub nested: Vec<(usize, usize, Analysis)>,
+    /// True when the line was too long or too deeply nested to analyse whole: the caller must
+    /// not treat what was seen as all there is.
+    pub incomplete: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +52,8 @@ enum Tok {
     Word(String, bool),
     Op(&'static str),
     Redirect(String),
+    RedirectIn(String),
+    Heredoc(String),
 }
 
 /// Analyses a command line. Never panics; bounded in size and depth.
@@ -57,8 +66,13 @@ fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
     while !cmd.is_char_boundary(end) {
         end -= 1;
     }
-    let (toks, subs) = lex(&cmd[..end]);
-    let mut a = Analysis::default();
+    let (toks, subs, lex_complete) = lex(&cmd[..end]);
+    let mut a = Analysis {
+        incomplete: end < cmd.len() || !lex_complete || depth >= MAX_DEPTH,
+        ..Analysis::default()
+    };
+    let mut reads: Vec<String> = Vec::new();
+    let mut heredoc: Option<String> = None;
     let mut pipeline: Vec<SimpleCommand> = Vec::new();
     let mut words: Vec<(String, bool)> = Vec::new();
     let mut redirects: Vec<String> = Vec::new();
@@ -66,11 +80,16 @@ fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
     let mut pending_subs = 0usize;
     let flush_cmd = |words: &mut Vec<(String, bool)>,
                      redirects: &mut Vec<String>,
+                     reads: &mut Vec<String>,
+                     heredoc: &mut Option<String>,
                      pipeline: &mut Vec<SimpleCommand>| {
-        if words.is_empty() && redirects.is_empty() {
+        if words.is_empty() && redirects.is_empty() && reads.is_empty() && heredoc.is_none() {
             return;
         }
-        pipeline.push(simple(std::mem::take(words), std::mem::take(redirects)));
+        let mut c = simple(std::mem::take(words), std::mem::take(redirects));
+        c.redirect_reads = std::mem::take(reads);
+        c.heredoc = heredoc.take();
+        pipeline.push(c);
     };
     for t in toks {
         match t {
@@ -81,11 +100,41 @@ fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
                 words.push((w, had_sub));
             }
             Tok::Redirect(target) => redirects.push(target),
+            Tok::RedirectIn(source) => reads.push(source),
+            Tok::Heredoc(body) => {
+                // The body belongs to the command just before the line break that ends it.
+                match (
+                    words.is_empty(),
+                    pipeline.last_mut(),
+                    a.pipelines.last_mut(),
+                ) {
+                    (false, _, _) => heredoc = Some(body),
+                    (true, Some(c), _) => c.heredoc = Some(body),
+                    (true, None, Some(p)) => {
+                        if let Some(c) = p.last_mut() {
+                            c.heredoc = Some(body);
+                        }
+                    }
+                    _ => {}
+                }
+            }
             Tok::Op("|") => {
-                flush_cmd(&mut words, &mut redirects, &mut pipeline);
+                flush_cmd(
+                    &mut words,
+                    &mut redirects,
+                    &mut reads,
+                    &mut heredoc,
+                    &mut pipeline,
+                );
             }
             Tok::Op(_) => {
-                flush_cmd(&mut words, &mut redirects, &mut pipeline);
+                flush_cmd(
+                    &mut words,
+                    &mut redirects,
+                    &mut reads,
+                    &mut heredoc,
+                    &mut pipeline,
+                );
                 if !pipeline.is_empty() {
                     a.pipelines.push(std::mem::take(&mut pipeline));
                 }
@@ -93,9 +142,37 @@ fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
         }
         let _ = pending_subs;
     }
-    flush_cmd(&mut words, &mut redirects, &mut pipeline);
+    flush_cmd(
+        &mut words,
+        &mut redirects,
+        &mut reads,
+        &mut heredoc,
+        &mut pipeline,
+    );
     if !pipeline.is_empty() {
         a.pipelines.push(pipeline);
+    }
+    // A here-document fed to a shell, and the script of `sh -c SCRIPT`, are commands.
+    if depth < MAX_DEPTH {
+        let mut bodies = Vec::new();
+        for (pi, p) in a.pipelines.iter().enumerate() {
+            for (ci, c) in p.iter().enumerate() {
+                if !SHELLS.contains(&c.program.as_str()) {
+                    continue;
+                }
+                if let Some(b) = &c.heredoc {
+                    bodies.push((pi, ci, analyze_depth(b, depth + 1)));
+                }
+                let script = c.args.iter().position(|x| {
+                    x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c')
+                });
+                if let Some(script) = script.and_then(|i| c.args.get(i + 1)) {
+                    bodies.push((pi, ci, analyze_depth(script, depth + 1)));
+                }
+            }
+        }
+        a.incomplete |= bodies.iter().any(|(_, _, n)| n.incomplete);
+        a.nested.extend(bodies);
     }
     // Attribute each substitution to the first command whose words held one (approximate
     // when a line has several: the owner matters only for "which command consumes it").
@@ -142,7 +219,9 @@ fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -> SimpleCom
             continue;
         }
         let b = basename(w);
-        if WRAPPERS.contains(&b) {
+        // A wrapper with nothing after it runs as itself (`env` prints the environment).
+        let more = words[i + 1..].iter().any(|(x, _)| !x.starts_with('-'));
+        if WRAPPERS.contains(&b) && more {
             i += 1;
             // Options of the wrapper (`sudo -u x`, `env -i`, `nice -n 5`).
             while let Some((o, _)) = words.get(i) {
@@ -181,11 +260,16 @@ fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -> SimpleCom
         args,
         redirect_writes,
         has_substitution,
+        ..SimpleCommand::default()
     }
 }
 
-/// Lexes a command line into tokens, and returns the contents of every substitution.
-fn lex(s: &str) -> (Vec<Tok>, Vec<String>) {
+/// Shells whose here-document body is a script.
+const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "fish"];
+
+/// Lexes a command line into tokens, and returns the contents of every substitution and
+/// whether the whole line was read (false past the token bound).
+fn lex(s: &str) -> (Vec<Tok>, Vec<String>, bool) {
     let chars: Vec<char> = s.chars().collect();
     let mut toks = Vec::new();
     let mut subs = Vec::new();
@@ -194,6 +278,9 @@ fn lex(s: &str) -> (Vec<Tok>, Vec<String>) {
     let mut had_sub = false;
     let mut i = 0;
     let n = chars.len();
+    let mut complete = true;
+    // Here-document delimiters waiting for the end of the current line: (delimiter, strip tabs).
+    let mut pending_heredocs: Vec<(String, bool)> = Vec::new();
     macro_rules! end_word {
         () => {
             if in_word {
@@ -285,6 +372,36 @@ fn lex(s: &str) -> (Vec<Tok>, Vec<String>) {
                     i += 1;
                 }
             }
+            '\n' if !pending_heredocs.is_empty() => {
+                end_word!();
+                i += 1;
+                for (delim, strip) in std::mem::take(&mut pending_heredocs) {
+                    let mut body = String::new();
+                    loop {
+                        if i >= n {
+                            break;
+                        }
+                        let mut j = i;
+                        while j < n && chars[j] != '\n' {
+                            j += 1;
+                        }
+                        let line: String = chars[i..j].iter().collect();
+                        i = (j + 1).min(n);
+                        let cmp = if strip {
+                            line.trim_start_matches('\t')
+                        } else {
+                            &line
+                        };
+                        if cmp == delim {
+                            break;
+                        }
+                        body.push_str(&line);
+                        body.push('\n');
+                    }
+                    toks.push(Tok::Heredoc(body));
+                }
+                toks.push(Tok::Op(";"));
+            }
             '\n' | ';' => {
                 end_word!();
                 toks.push(Tok::Op(";"));
@@ -334,12 +451,24 @@ fn lex(s: &str) -> (Vec<Tok>, Vec<String>) {
             }
             '<' => {
                 end_word!();
-                // Input redirection (and here-doc markers): skip the operand.
                 let mut j = i + 1;
                 while j < n && chars[j] == '<' {
                     j += 1;
                 }
-                let (_, next) = redirect_target(&chars, j);
+                let angles = j - i;
+                let strip = angles == 2 && j < n && chars[j] == '-';
+                if strip {
+                    j += 1;
+                }
+                let (operand, next) = redirect_target(&chars, j);
+                match angles {
+                    // `< file`: what the command reads.
+                    1 if !operand.is_empty() => toks.push(Tok::RedirectIn(operand)),
+                    // `<<EOF`: the body follows the end of this line.
+                    2 if !operand.is_empty() => pending_heredocs.push((operand, strip)),
+                    // `<<<word`: a here-string, data.
+                    _ => {}
+                }
                 i = next;
             }
             '(' | ')' | '{' | '}' if !in_word => {
@@ -353,13 +482,14 @@ fn lex(s: &str) -> (Vec<Tok>, Vec<String>) {
             }
         }
         if toks.len() > 100_000 {
+            complete = false;
             break;
         }
     }
     if in_word {
         toks.push(Tok::Word(word, had_sub));
     }
-    (toks, subs)
+    (toks, subs, complete)
 }
 
 fn push_redirect(toks: &mut Vec<Tok>, target: String) {
@@ -725,6 +855,15 @@ impl SimpleCommand {
 
     /// True when this command reaches the network.
     pub fn is_network(&self) -> bool {
+        let socket = |p: &String| p.starts_with("/dev/tcp/") || p.starts_with("/dev/udp/");
+        if self
+            .redirect_writes
+            .iter()
+            .chain(&self.redirect_reads)
+            .any(socket)
+        {
+            return true;
+        }
         if NETWORK.contains(&self.program.as_str()) {
             if self.program == "rsync" {
                 return self.args.iter().any(|a| a.contains(':'));
@@ -751,6 +890,11 @@ impl SimpleCommand {
     /// True when this command executes what it is fed (stdin, `-c` text, a process substitution).
     pub fn is_interpreter(&self) -> bool {
         INTERPRETERS.contains(&self.program.as_str())
+            || (self.program == "busybox"
+                && self
+                    .args
+                    .first()
+                    .is_some_and(|a| INTERPRETERS.contains(&a.as_str())))
     }
 
     /// Files this command writes: redirections, `tee`, `cp`/`mv` destinations, `sed -i`,
@@ -758,24 +902,40 @@ impl SimpleCommand {
     pub fn writes(&self) -> Vec<String> {
         let mut out = self.redirect_writes.clone();
         let operands: Vec<&String> = self.args.iter().filter(|a| !a.starts_with('-')).collect();
+        // A short-option cluster holding `c` (`-i`, `-Ei`, `-pi`, `-i.bak`).
+        let short_has = |a: &str, c: char| {
+            a.starts_with('-')
+                && !a.starts_with("--")
+                && a[1..].starts_with(|x: char| x.is_ascii_alphabetic())
+                && a[1..].contains(c)
+        };
         match self.program.as_str() {
-            "tee" => out.extend(operands.iter().map(|s| s.to_string())),
-            "cp" | "mv" | "install" | "ln" | "rsync" => {
-                if let Some(pos) = self.args.iter().position(|a| a == "-t") {
-                    if let Some(d) = self.args.get(pos + 1) {
-                        out.push(d.clone());
+            "tee" | "sponge" => out.extend(operands.iter().map(|s| s.to_string())),
+            // `mv` also removes its sources (moving a settings file away disables it).
+            "mv" => out.extend(operands.iter().map(|s| s.to_string())),
+            "cp" | "install" | "ln" | "rsync" => {
+                let mut target_dir = false;
+                for (i, a) in self.args.iter().enumerate() {
+                    if a == "-t" {
+                        if let Some(d) = self.args.get(i + 1) {
+                            out.push(d.clone());
+                            target_dir = true;
+                        }
+                    } else if let Some(d) = a.strip_prefix("--target-directory=") {
+                        out.push(d.to_string());
+                        target_dir = true;
                     }
-                } else if operands.len() >= 2 {
+                }
+                if !target_dir && operands.len() >= 2 {
                     out.push(operands[operands.len() - 1].clone());
                 }
             }
             "sed" | "perl"
-                if self
-                    .args
-                    .iter()
-                    .any(|a| a.starts_with("-i") || a == "--in-place") =>
+                if self.args.iter().any(|a| {
+                    short_has(a, 'i') || a == "--in-place" || a.starts_with("--in-place=")
+                }) =>
             {
-                let has_e = self.args.iter().any(|a| a == "-e");
+                let has_e = self.args.iter().any(|a| a == "-e" || short_has(a, 'e'));
                 let skip = if has_e { 0 } else { 1 };
                 out.extend(operands.iter().skip(skip).map(|s| s.to_string()));
             }
@@ -787,15 +947,58 @@ impl SimpleCommand {
                     .filter_map(|a| a.strip_prefix("of="))
                     .map(str::to_string),
             ),
+            "tar" | "unzip" | "bsdtar" => {
+                // Extraction into a directory (`tar xzf a.tgz -C dir`, `unzip a.zip -d dir`).
+                for (i, a) in self.args.iter().enumerate() {
+                    if a == "-C" || a == "-d" || a == "--directory" {
+                        if let Some(d) = self.args.get(i + 1) {
+                            out.push(d.clone());
+                        }
+                    } else if let Some(d) = a.strip_prefix("--directory=") {
+                        out.push(d.to_string());
+                    }
+                }
+            }
             "curl" | "wget" => {
                 for (i, a) in self.args.iter().enumerate() {
-                    if matches!(a.as_str(), "-o" | "--output" | "-O" | "--output-document") {
+                    let named = matches!(a.as_str(), "--output" | "--output-document");
+                    // `-o FILE`, and a cluster ending in it (`-fsSLo FILE`); curl's `-O` names
+                    // the file after the URL, wget's `-O` takes a file.
+                    let short = a.starts_with('-')
+                        && !a.starts_with("--")
+                        && (a.ends_with('o') || (self.program == "wget" && a.ends_with('O')));
+                    if named || short {
                         if let Some(f) = self.args.get(i + 1) {
-                            if !(self.program == "curl" && a == "-O") {
+                            if f != "-" {
                                 out.push(f.clone());
                             }
                         }
+                    } else if let Some(f) = a
+                        .strip_prefix("--output=")
+                        .or_else(|| a.strip_prefix("--output-document="))
+                    {
+                        out.push(f.to_string());
                     }
+                }
+            }
+            "git" if self.git_sub() == Some("config") => {
+                // Keys that run code: a hooks path, an SSH command, an fsmonitor, aliases,
+                // includes. Writing them is writing the repository's hooks.
+                let sets_code = self.args.iter().any(|a| {
+                    let k = a.to_ascii_lowercase();
+                    matches!(
+                        k.as_str(),
+                        "core.hookspath"
+                            | "core.sshcommand"
+                            | "core.fsmonitor"
+                            | "core.editor"
+                            | "core.pager"
+                            | "include.path"
+                    ) || k.starts_with("alias.")
+                        || k.starts_with("includeif.")
+                });
+                if sets_code {
+                    out.push(".git/config".to_string());
                 }
             }
             _ => {}
@@ -824,6 +1027,14 @@ impl SimpleCommand {
                 .any(|a| a.contains("system") || a.starts_with("-i"));
         }
         if let Some(sub) = self.git_sub() {
+            if sub == "config" {
+                return self.args.iter().any(|a| {
+                    matches!(
+                        a.as_str(),
+                        "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"
+                    )
+                });
+            }
             return GIT_READ.contains(&sub);
         }
         if READ_ONLY.contains(&p) {
@@ -905,6 +1116,27 @@ impl Analysis {
                 return Some(x);
             }
         }
+        // Download to a file, then run it in the same line (`curl -o i.sh URL && bash i.sh`,
+        // `curl URL > /tmp/i.sh; sh /tmp/i.sh`, `chmod +x i.sh && ./i.sh`).
+        let cmds: Vec<&SimpleCommand> = self.pipelines.iter().flatten().collect();
+        for (i, c) in cmds.iter().enumerate() {
+            if !c.is_downloader() {
+                continue;
+            }
+            for f in c.writes() {
+                let name = basename(&f).to_string();
+                if name.is_empty() {
+                    continue;
+                }
+                let runs = cmds[i + 1..].iter().any(|r| {
+                    r.program == name
+                        || (r.is_interpreter() && r.args.iter().any(|a| basename(a) == name))
+                });
+                if runs {
+                    return Some(format!("{} -o {name}, then runs it", c.program));
+                }
+            }
+        }
         None
     }
 
@@ -928,7 +1160,23 @@ impl Analysis {
         for c in self.all_commands() {
             let mut words: Vec<&str> = vec![c.program.as_str()];
             words.extend(c.args.iter().map(String::as_str));
-            let names_agent = words.iter().take(4).any(|w| {
+            // The agent is the program itself, or what a package runner starts
+            // (`npx @anthropic-ai/claude-code`, `bunx`, `pnpm dlx`, `uvx`...).
+            const RUNNERS: &[&str] =
+                &["npx", "bunx", "pnpm", "yarn", "uvx", "pipx", "node", "deno"];
+            let launched: Vec<&str> = if RUNNERS.contains(&c.program.as_str()) {
+                c.args
+                    .iter()
+                    .filter(|a| {
+                        !a.starts_with('-') && !matches!(a.as_str(), "dlx" | "exec" | "run")
+                    })
+                    .take(1)
+                    .map(String::as_str)
+                    .collect()
+            } else {
+                vec![c.program.as_str()]
+            };
+            let names_agent = launched.iter().any(|w| {
                 let w = w.trim_start_matches('@');
                 AGENTS.iter().any(|a| {
                     *w == **a
@@ -973,9 +1221,13 @@ pub fn is_secret_path(p: &str) -> bool {
     let p = p.strip_prefix('@').unwrap_or(p); // curl -d @file
     let p = p
         .split_once('=')
-        .map(|(_, v)| v)
+        .map(|(_, v)| v.strip_prefix('@').unwrap_or(v)) // curl -F file=@.env
         .filter(|v| v.contains('/') || v.starts_with('.'))
         .unwrap_or(p);
+    let trimmed = p.trim_end_matches('/');
+    if trimmed == ".ssh" || trimmed.ends_with("/.ssh") {
+        return true; // the whole key directory
+    }
     let name = p.rsplit('/').next().unwrap_or(p);
     let lower = p.to_ascii_lowercase();
     let lname = name.to_ascii_lowercase();
@@ -1076,20 +1328,56 @@ impl Analysis {
     /// Secrets flowing into the network: a network command whose arguments name a secret file
     /// or variable, that reads a substitution that touches one, or that sits in a pipeline with
     /// a command that reads one (`cat .env | curl -d @- …`). Returns the secret's word.
-    pub fn secret_egress(&self) -> Option<String> {
-        let word_secret = |w: &str| is_secret_path(w) || is_secret_var(w);
-        let cmd_secret = |c: &SimpleCommand| -> Option<String> {
-            std::iter::once(&c.program)
-                .chain(c.args.iter())
-                .find(|w| word_secret(w))
-                .cloned()
+    pub fn secret_egress(&self) -> Option<SecretFlow> {
+        // Words of a command that name what it reads or sends: its arguments (less the key
+        // an SSH client authenticates with: it is used, not sent) and its `<` inputs.
+        let cmd_secret = |c: &SimpleCommand| -> Option<SecretFlow> {
+            let ssh_like = matches!(c.program.as_str(), "ssh" | "scp" | "sftp" | "rsync" | "git");
+            let mut skip_next = false;
+            for w in std::iter::once(&c.program).chain(c.args.iter()) {
+                if skip_next {
+                    skip_next = false;
+                    continue;
+                }
+                if ssh_like && w == "-i" {
+                    skip_next = true;
+                    continue;
+                }
+                if ssh_like && (w.contains("IdentityFile") || w.starts_with("-i")) {
+                    continue;
+                }
+                if is_secret_path(w) {
+                    return Some(SecretFlow {
+                        word: w.clone(),
+                        file: true,
+                    });
+                }
+                if is_secret_var(w) {
+                    return Some(SecretFlow {
+                        word: w.clone(),
+                        file: false,
+                    });
+                }
+            }
+            if let Some(r) = c.redirect_reads.iter().find(|r| is_secret_path(r)) {
+                return Some(SecretFlow {
+                    word: r.clone(),
+                    file: true,
+                });
+            }
+            // The whole environment (`env | curl -d @- …`, `printenv > /dev/tcp/…`).
+            if matches!(c.program.as_str(), "env" | "printenv")
+                && c.args.iter().all(|a| a.starts_with('-'))
+            {
+                return Some(SecretFlow {
+                    word: c.program.clone(),
+                    file: true,
+                });
+            }
+            None
         };
         for (pi, p) in self.pipelines.iter().enumerate() {
             let net = p.iter().any(|c| c.is_network());
-            if !net {
-                // A substitution inside a non-network command can still feed the network
-                // (`ping $(cat .env).x`), handled below via nested ownership.
-            }
             if net {
                 for c in p {
                     if let Some(s) = cmd_secret(c) {
@@ -1097,6 +1385,7 @@ impl Analysis {
                     }
                 }
             }
+            // A substitution feeding a network command (`ping $(cat .env).x`).
             for (npi, nci, n) in &self.nested {
                 if *npi != pi {
                     continue;
@@ -1118,6 +1407,16 @@ impl Analysis {
         }
         None
     }
+}
+
+/// A secret found flowing into the network.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretFlow {
+    /// The word that names it (`.env`, `~/.ssh/id_rsa`, `$GITHUB_TOKEN`, `env`).
+    pub word: String,
+    /// True for a file or the whole environment; false for one variable (a token sent with
+    /// its own request is everyday work, so the policy asks rather than denies for it).
+    pub file: bool,
 }
 
 #[cfg(test)]

@@ -57,9 +57,14 @@ pub fn check(tool: &Tool, paths: &PathContext) -> Vec<Decision> {
     match tool.kind {
         ToolKind::FileWrite => targets.extend(write_targets(tool)),
         ToolKind::Shell => {
-            let cmd = tool.shell_command().unwrap_or("");
+            let cmd_text = tool.shell_command().unwrap_or_default();
+            let cmd = cmd_text.as_ref();
             let a = shell::analyze(cmd);
             targets.extend(a.writes());
+            // Codex's `apply_patch` run through the shell (`apply_patch <<'EOF' … EOF`).
+            if cmd.contains("*** Begin Patch") {
+                targets.extend(patch_targets(cmd));
+            }
             if let Some(p) = a.pipe_to_shell() {
                 out.push(
                     Decision::new(
@@ -71,14 +76,35 @@ pub fn check(tool: &Tool, paths: &PathContext) -> Vec<Decision> {
                 );
             }
             if let Some(s) = a.secret_egress() {
+                // A secret file (or the whole environment) is denied; one token variable is
+                // asked about, since sending a token to its own service is everyday work.
+                let verdict = if s.file { Verdict::Deny } else { Verdict::Ask };
+                out.push(
+                    Decision::new(
+                        verdict,
+                        Reason::SecretEgress,
+                        format!("{name} sends a secret ({}) to the network", s.word),
+                    )
+                    .rule(if s.file {
+                        "shell.secret_egress"
+                    } else {
+                        "shell.secret_variable_egress"
+                    })
+                    .evidence(s.word),
+                );
+            }
+            if a.incomplete {
                 out.push(
                     Decision::new(
                         Verdict::Deny,
-                        Reason::SecretEgress,
-                        format!("{name} sends a secret ({s}) to the network"),
+                        Reason::Unanalysable,
+                        format!(
+                            "{name}'s command is too long or too deeply nested to check (over {} KiB, 100000 tokens or {} levels); split it",
+                            shell::MAX_COMMAND / 1024,
+                            shell::MAX_DEPTH
+                        ),
                     )
-                    .rule("shell.secret_egress")
-                    .evidence(s),
+                    .rule("shell.unanalysable"),
                 );
             }
             if let Some(x) = a.nested_agent_unsafe() {
@@ -112,36 +138,77 @@ pub fn check(tool: &Tool, paths: &PathContext) -> Vec<Decision> {
             break;
         }
     }
-    // Patches that plant a pipe-to-shell in any file (a git hook, a script).
-    if tool.name == "apply_patch" {
-        let added: String = write_text(tool);
-        if shell::analyze(&added).pipe_to_shell().is_some() && out.is_empty() {
+    // Patches that plant a pipe-to-shell in a file that runs (a script, a hook), not in
+    // documentation that shows the command.
+    if tool.name == "apply_patch" && out.is_empty() {
+        let planted = added_by_file(&patch_text(tool))
+            .into_iter()
+            .find(|(f, added)| {
+                !is_documentation(f) && shell::analyze(added).pipe_to_shell().is_some()
+            });
+        if let Some((f, _)) = planted {
             out.push(
                 Decision::new(
                     Verdict::Deny,
                     Reason::PipeToShell,
-                    format!("{name} adds a command that pipes a download into a shell"),
+                    format!("{name} adds a command to {f} that pipes a download into a shell"),
                 )
-                .rule("patch.pipe_to_shell"),
+                .rule("patch.pipe_to_shell")
+                .evidence(f),
             );
         }
     }
     out
 }
 
-fn write_text(tool: &Tool) -> String {
-    let patch = tool
-        .input
+/// Documentation files: text that shows commands rather than runs them.
+fn is_documentation(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [
+        ".md",
+        ".markdown",
+        ".rst",
+        ".txt",
+        ".adoc",
+        ".html",
+        ".htm",
+        ".org",
+        ".tex",
+    ]
+    .iter()
+    .any(|e| lower.ends_with(e))
+}
+
+fn patch_text(tool: &Tool) -> String {
+    tool.input
         .get("command")
         .or_else(|| tool.input.get("input"))
+        .or_else(|| tool.input.get("patch"))
         .and_then(Value::as_str)
-        .unwrap_or("");
-    patch
-        .lines()
-        .filter_map(|l| l.strip_prefix('+'))
-        .filter(|l| !l.starts_with("++"))
-        .collect::<Vec<_>>()
-        .join("\n")
+        .or(tool.input.as_str())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The lines a patch adds, per file (Codex `*** Add/Update File:` and unified `+++ b/` headers).
+fn added_by_file(patch: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in patch.lines().take(100_000) {
+        let header = ["*** Add File:", "*** Update File:"]
+            .iter()
+            .find_map(|p| line.strip_prefix(p))
+            .or_else(|| {
+                line.strip_prefix("+++ ")
+                    .map(|r| r.strip_prefix("b/").unwrap_or(r))
+            });
+        if let Some(f) = header {
+            out.push((f.trim().to_string(), String::new()));
+        } else if let (Some(added), Some(cur)) = (line.strip_prefix('+'), out.last_mut()) {
+            cur.1.push_str(added);
+            cur.1.push('\n');
+        }
+    }
+    out
 }
 
 /// Secret material in a text: a PEM private key, an AWS access key id with its secret, common

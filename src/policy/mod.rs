@@ -364,7 +364,8 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
     }
     if matches!(
         tool.kind,
-        ToolKind::Mcp | ToolKind::WebFetch | ToolKind::Other
+        // Outbound tools only: a local tool (a to-do list) is not a way out.
+        ToolKind::Mcp | ToolKind::WebFetch
     ) {
         for (key, text) in &leaves {
             if let Some(what) = builtin::secret_material(text) {
@@ -613,7 +614,7 @@ fn destinations(tool: &Tool, vals: &[Val]) -> Vec<Val> {
     let mut out: Vec<Val> = Vec::new();
     match tool.kind {
         ToolKind::Shell => {
-            let a = crate::shell::analyze(tool.shell_command().unwrap_or(""));
+            let a = crate::shell::analyze(tool.shell_command().unwrap_or_default().as_ref());
             if a.is_network() {
                 out.extend(
                     vals.iter()

@@ -230,7 +230,9 @@ pub fn is_read_only(
     match tool.kind {
         ToolKind::FileRead | ToolKind::WebFetch => true,
         ToolKind::FileWrite => false,
-        ToolKind::Shell => shell::analyze(tool.shell_command().unwrap_or("")).is_read_only(),
+        ToolKind::Shell => {
+            shell::analyze(tool.shell_command().unwrap_or_default().as_ref()).is_read_only()
+        }
         ToolKind::Mcp => {
             let t = tool
                 .mcp
@@ -248,7 +250,6 @@ pub fn is_read_only(
                 | "ListMcpResourcesTool"
                 | "ReadMcpResourceTool"
                 | "FetchMcpResource"
-                | "save_memory"
                 | "write_todos"
                 | "update_plan"
                 | "view_image"
@@ -261,7 +262,9 @@ pub fn is_read_only(
 pub fn is_egress(tool: &Tool) -> bool {
     match tool.kind {
         ToolKind::WebFetch => true,
-        ToolKind::Shell => shell::analyze(tool.shell_command().unwrap_or("")).is_network(),
+        ToolKind::Shell => {
+            shell::analyze(tool.shell_command().unwrap_or_default().as_ref()).is_network()
+        }
         ToolKind::Mcp => {
             let t = tool
                 .mcp
