@@ -49,8 +49,8 @@ pub fn write_targets(tool: &Tool) -> Vec<String> {
     out
 }
 
-/// Runs the built-in deny rules on one call.
-pub fn check(tool: &Tool, paths: &PathContext) -> Vec<Decision> {
+/// Runs the built-in deny rules on one call; `sh` is the analysis of a shell call's command.
+pub fn check(tool: &Tool, sh: Option<&shell::Analysis>, paths: &PathContext) -> Vec<Decision> {
     let mut out = Vec::new();
     let name = tool.display_name();
     let mut targets: Vec<String> = Vec::new();
@@ -59,7 +59,14 @@ pub fn check(tool: &Tool, paths: &PathContext) -> Vec<Decision> {
         ToolKind::Shell => {
             let cmd_text = tool.shell_command().unwrap_or_default();
             let cmd = cmd_text.as_ref();
-            let a = shell::analyze(cmd);
+            let fresh;
+            let a = match sh {
+                Some(a) => a,
+                None => {
+                    fresh = shell::analyze(cmd);
+                    &fresh
+                }
+            };
             targets.extend(a.writes());
             // Codex's `apply_patch` run through the shell (`apply_patch <<'EOF' … EOF`).
             if cmd.contains("*** Begin Patch") {

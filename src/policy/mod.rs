@@ -325,6 +325,8 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
         }
     }
     let tool = &effective;
+    // A shell call's command, analysed once for every check below.
+    let sh = tool.shell_command().map(|c| crate::shell::analyze(&c));
 
     // 2. Injected instructions and secrets in the arguments.
     let prompts = store.prompts(&ev.session_id)?;
@@ -383,7 +385,7 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
     }
 
     // 3. Built-in always-deny rules.
-    for d in builtin::check(tool, &ctx.paths) {
+    for d in builtin::check(tool, sh.as_ref(), &ctx.paths) {
         v.add(d);
     }
 
@@ -417,11 +419,16 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
     vals.dedup();
     let texts: Vec<String> = vals.iter().map(|x| x.text.clone()).collect();
     let origins = store.origins(&ev.session_id, &texts)?;
-    let dests = destinations(tool, &vals);
+    let dests = destinations(tool, sh.as_ref(), &vals);
     provenance_checks(&name, tool, &vals, &origins, &dests, &session, ctx, &mut v);
 
     // Toxic flow: data from a scope first reached after the taint flowing into a write.
-    let is_read = readwrite::is_read_only(tool, catalog.as_ref(), &ctx.config.read_only_tools);
+    let is_read = readwrite::is_read_only(
+        tool,
+        sh.as_ref(),
+        catalog.as_ref(),
+        &ctx.config.read_only_tools,
+    );
     if session.tainted && !is_read {
         let lower = arg_text.to_lowercase();
         for s in store.values_with_origin(&ev.session_id, Origin::TaintedScope, 50)? {
@@ -445,7 +452,7 @@ fn pre_tool(ev: &Event, tool: &Tool, store: &Store, ctx: &Context<'_>) -> Result
     }
 
     // 5. Taint and review.
-    let egress = readwrite::is_egress(tool);
+    let egress = readwrite::is_egress(tool, sh.as_ref());
     if session.tainted && ctx.config.review != Review::Never {
         let why = session.taint_reason.clone().unwrap_or_default();
         // A write whose every destination (recipient, account, URL...) the user typed goes
@@ -610,12 +617,11 @@ fn contains_word(hay: &str, needle: &str) -> bool {
 }
 
 /// The values among `vals` that are destinations of this call.
-fn destinations(tool: &Tool, vals: &[Val]) -> Vec<Val> {
+fn destinations(tool: &Tool, sh: Option<&crate::shell::Analysis>, vals: &[Val]) -> Vec<Val> {
     let mut out: Vec<Val> = Vec::new();
     match tool.kind {
         ToolKind::Shell => {
-            let a = crate::shell::analyze(tool.shell_command().unwrap_or_default().as_ref());
-            if a.is_network() {
+            if sh.is_some_and(crate::shell::Analysis::is_network) {
                 out.extend(
                     vals.iter()
                         .filter(|x| {

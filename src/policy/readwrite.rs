@@ -211,9 +211,11 @@ pub fn name_is_read(name: &str) -> bool {
     false
 }
 
-/// True when the call only reads.
+/// True when the call only reads. `sh` is the analysis of a shell call's command (computed
+/// once per call by the caller).
 pub fn is_read_only(
     tool: &Tool,
+    sh: Option<&shell::Analysis>,
     catalog: Option<&CatalogTool>,
     read_only_tools: &[String],
 ) -> bool {
@@ -230,9 +232,7 @@ pub fn is_read_only(
     match tool.kind {
         ToolKind::FileRead | ToolKind::WebFetch => true,
         ToolKind::FileWrite => false,
-        ToolKind::Shell => {
-            shell::analyze(tool.shell_command().unwrap_or_default().as_ref()).is_read_only()
-        }
+        ToolKind::Shell => sh.is_some_and(shell::Analysis::is_read_only),
         ToolKind::Mcp => {
             let t = tool
                 .mcp
@@ -259,12 +259,10 @@ pub fn is_read_only(
 
 /// True when the call reaches the network: web fetches, network shell commands, MCP tools
 /// whose name says fetch/http/request/browse/url/webhook/navigate.
-pub fn is_egress(tool: &Tool) -> bool {
+pub fn is_egress(tool: &Tool, sh: Option<&shell::Analysis>) -> bool {
     match tool.kind {
         ToolKind::WebFetch => true,
-        ToolKind::Shell => {
-            shell::analyze(tool.shell_command().unwrap_or_default().as_ref()).is_network()
-        }
+        ToolKind::Shell => sh.is_some_and(shell::Analysis::is_network),
         ToolKind::Mcp => {
             let t = tool
                 .mcp
