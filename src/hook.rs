@@ -140,8 +140,9 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
 fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state::Result<Decision> {
     store.begin()?;
     let result = (|| {
-        let mut d = policy::decide(ev, store, ctx)?;
+        // One digest of the arguments as sent: the audit row and the approval check share it.
         let digest = ev.tool.as_ref().map(policy::args_digest);
+        let mut d = policy::decide(ev, digest.as_deref(), store, ctx)?;
         let tool = ev.tool.as_ref().map(|t| t.display_name());
         let id = store.record_decision(&AuditEntry {
             harness: ev.harness.name(),

@@ -441,22 +441,18 @@ impl Store {
 
     /// Reads a session's taint; creates the session row (or refreshes `last_seen`).
     pub fn touch_session(&self, id: &str, harness: &str) -> Result<SessionState> {
-        let t = now();
-        self.conn.execute(
+        // One statement: create or refresh the row, and read its taint back.
+        let mut st = self.conn.prepare_cached(
             "INSERT INTO sessions(id, harness, created_at, last_seen) VALUES(?1, ?2, ?3, ?3)
-             ON CONFLICT(id) DO UPDATE SET last_seen=excluded.last_seen",
-            params![id, harness, t],
+             ON CONFLICT(id) DO UPDATE SET last_seen=excluded.last_seen
+             RETURNING tainted, taint_reason",
         )?;
-        let st = self.conn.query_row(
-            "SELECT tainted, taint_reason FROM sessions WHERE id=?1",
-            params![id],
-            |r| {
-                Ok(SessionState {
-                    tainted: r.get::<_, i64>(0)? != 0,
-                    taint_reason: r.get(1)?,
-                })
-            },
-        )?;
+        let st = st.query_row(params![id, harness, now()], |r| {
+            Ok(SessionState {
+                tainted: r.get::<_, i64>(0)? != 0,
+                taint_reason: r.get(1)?,
+            })
+        })?;
         Ok(st)
     }
 
