@@ -9,8 +9,9 @@
 
 use crate::adapters::{self, RenderOptions, Rendered};
 use crate::config::{self, Flags};
-use crate::decision::Decision;
-use crate::event::{Event, Harness};
+use crate::decision::{Decision, Reason, Verdict};
+use crate::effects;
+use crate::event::{Event, EventKind, Harness};
 use crate::paths::PathContext;
 use crate::policy::{self, Context};
 use crate::state::{self, AuditEntry, Store};
@@ -107,6 +108,7 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
     let ctx = Context {
         config: &cfg,
         paths: PathContext::new(ev.cwd.as_deref(), own),
+        can_rewrite: can_rewrite(&ev),
     };
     let result = match store {
         Some(s) => decide_and_record(&ev, s, &ctx),
@@ -142,7 +144,7 @@ fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state:
     let result = (|| {
         // One digest of the arguments as sent: the audit row and the approval check share it.
         let digest = ev.tool.as_ref().map(policy::args_digest);
-        let mut d = policy::decide(ev, digest.as_deref(), store, ctx)?;
+        let mut d = decide(ev, digest.as_deref(), store, ctx)?;
         let tool = ev.tool.as_ref().map(|t| t.display_name());
         let id = store.record_decision(&AuditEntry {
             harness: ev.harness.name(),
@@ -167,6 +169,49 @@ fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state:
             store.rollback();
             Err(e)
         }
+    }
+}
+
+/// Loads the session view, evaluates the event, uses a pending approval for an ask, and
+/// applies the effects (the caller holds the transaction).
+fn decide(
+    ev: &Event,
+    digest: Option<&str>,
+    store: &Store,
+    ctx: &Context<'_>,
+) -> state::Result<Decision> {
+    // The call's values, analysed once: the view needs their origins, the checks their facts.
+    let facts = match (ev.kind, &ev.tool) {
+        (EventKind::PreTool, Some(t)) => Some(policy::Facts::of(t)),
+        _ => None,
+    };
+    let keys = facts.as_ref().map(policy::Facts::keys).unwrap_or_default();
+    let view = effects::load_view(store, ev, &keys)?;
+    let mut e = policy::evaluate(ev, facts, &view, ctx);
+    if e.decision.verdict == Verdict::Ask {
+        // A one-time approval turns exactly this call's ask into no objection.
+        if let (Some(t), Some(digest)) = (&ev.tool, digest) {
+            if let Some(id) = store.pending_approval(&ev.session_id, &t.display_name(), digest)? {
+                e = policy::use_approval(e, id);
+            }
+        }
+    }
+    let applied = effects::apply(store, &ev.session_id, &e.effects)?;
+    if e.decision.reason == Reason::Housekeeping {
+        e.decision.message = format!("housekeeping ({} stale rows pruned)", applied.pruned);
+    }
+    Ok(e.decision)
+}
+
+/// True when the harness can rewrite arguments on this event without also approving the call
+/// (hook-protocols.md §0): Gemini CLI (`tool_input`), Cursor on `preToolUse` (`updated_input`),
+/// Claude Code (`updatedInput` with "ask"). Codex accepts a rewrite only with "allow", which
+/// would approve the call, so there the call is denied with the fields to empty.
+fn can_rewrite(ev: &Event) -> bool {
+    match ev.harness {
+        Harness::Cursor => ev.event_name == "preToolUse",
+        Harness::Codex => false,
+        _ => true,
     }
 }
 

@@ -642,6 +642,37 @@ impl Store {
         Ok(id)
     }
 
+    /// The newest unused approval for this exact call (same session, tool and arguments),
+    /// given within the last hour: the approved decision's id. Does not use it up (see
+    /// [`Store::consume_approval`]).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn pending_approval(&self, session: &str, tool: &str, digest: &str) -> Result<Option<i64>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT decision_id FROM approvals
+                 WHERE session_id=?1 AND tool=?2 AND args_digest=?3 AND used_at IS NULL AND created_at>=?4
+                 ORDER BY decision_id DESC LIMIT 1",
+                params![session, tool, digest, now() - 3600],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Marks the approval given for audit row `id` as used.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn consume_approval(&self, id: i64) -> Result<()> {
+        self.conn.execute(
+            "UPDATE approvals SET used_at=?2 WHERE decision_id=?1",
+            params![id, now()],
+        )?;
+        Ok(())
+    }
+
     /// The catalog's knowledge of an MCP tool, if any.
     pub fn catalog_tool(&self, server: &str, tool: &str) -> Result<Option<CatalogTool>> {
         let mut st = self.conn.prepare_cached(

@@ -1,0 +1,74 @@
+//! Between the pure policy and the database: loads the [`SessionView`] a decision needs in one
+//! step, and applies the [`Effect`]s it returns. The caller holds the transaction, so a view,
+//! its decision, the effects and the audit row commit together or not at all.
+
+use crate::event::{Event, EventKind};
+use crate::session::{Effect, Origin, SessionView};
+use crate::state::{Result, Store};
+
+/// Resources first reached after the taint that the toxic-flow check compares (newest first).
+pub const TAINTED_SCOPES: i64 = 50;
+
+/// Loads what the policy needs to decide `ev`: creates or refreshes the session row (every
+/// event but [`EventKind::Other`] and a pre-tool event without a tool), and for a pre-tool
+/// event reads the catalog entry of its MCP tool, the session's prompts, the origins of `keys`
+/// (the call's values, `crate::policy::Facts::keys`) and, in a tainted session, the resources
+/// first reached after the taint.
+///
+/// # Errors
+/// Database errors (locked, corrupt, read-only); the caller fails closed.
+pub fn load_view(store: &Store, ev: &Event, keys: &[String]) -> Result<SessionView> {
+    let mut view = SessionView::default();
+    match ev.kind {
+        EventKind::Other => return Ok(view),
+        EventKind::PreTool if ev.tool.is_none() => return Ok(view),
+        _ => {}
+    }
+    view.session = store.touch_session(&ev.session_id, ev.harness.name())?;
+    if ev.kind != EventKind::PreTool {
+        return Ok(view);
+    }
+    if let Some(m) = ev.tool.as_ref().and_then(|t| t.mcp.as_ref()) {
+        view.catalog = store.catalog_tool(&m.server, &m.tool)?;
+    }
+    view.prompts = store.prompts(&ev.session_id)?;
+    view.origins = store.origins(&ev.session_id, keys)?;
+    if view.session.tainted {
+        view.tainted_scopes =
+            store.values_with_origin(&ev.session_id, Origin::TaintedScope, TAINTED_SCOPES)?;
+    }
+    Ok(view)
+}
+
+/// What applying the effects found out (for the decision's message).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Applied {
+    /// Rows removed by [`Effect::Prune`].
+    pub pruned: usize,
+}
+
+/// Applies `effects` to session `session` of harness `harness`, in order.
+///
+/// # Errors
+/// Database errors; [`Effect::Checkpoint`] is best effort and never fails.
+pub fn apply(store: &Store, session: &str, effects: &[Effect]) -> Result<Applied> {
+    let mut out = Applied::default();
+    for e in effects {
+        match e {
+            Effect::RecordPrompt(text) => store.record_prompt(session, text)?,
+            Effect::RecordValues {
+                values,
+                origin,
+                source,
+            } => store.record_values(session, values, *origin, source)?,
+            Effect::Taint(reason) => store.taint(session, reason)?,
+            Effect::ConsumeApproval(id) => store.consume_approval(*id)?,
+            Effect::Prune => out.pruned += store.prune()?,
+            Effect::Checkpoint => {
+                // Best effort; a busy checkpoint is retried later.
+                let _ = store.checkpoint();
+            }
+        }
+    }
+    Ok(out)
+}

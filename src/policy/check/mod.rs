@@ -1,0 +1,276 @@
+//! The checks run before a tool, one file each, in the order of [`PRE_TOOL`]. Each check looks
+//! at the [`Call`] (the tool as it will run, its analysed arguments, the session view and the
+//! settings) and adds its verdicts; the strongest verdict wins and the first check to reach it
+//! names the reason. A check never reads the database: what it needs is in the view.
+//!
+//! To add a check: write `check/<name>.rs` with `pub fn check(call: &mut Call<'_>)` and put it
+//! in [`PRE_TOOL`] where it belongs.
+
+pub mod builtin;
+pub mod disclosure;
+pub mod injection;
+pub mod provenance;
+pub mod quarantine;
+pub mod review;
+pub mod taint;
+
+use super::{readwrite, Context, Evaluation, Facts};
+use crate::decision::{Decision, Verdict};
+use crate::event::{Tool, ToolKind};
+use crate::provenance::{kind, Val};
+use crate::session::{Effect, SessionView};
+
+/// One check: reads the call, adds verdicts and effects to it.
+pub type Check = fn(&mut Call<'_>);
+
+/// The checks before a tool runs, in order. Quarantine and self-disclosure come first (the
+/// rewrite decides which arguments the later checks see).
+pub const PRE_TOOL: &[(&str, Check)] = &[
+    ("quarantine", quarantine::check),
+    ("disclosure", disclosure::check),
+    ("injection", injection::check),
+    ("builtin", builtin::check),
+    ("provenance", provenance::check),
+    ("taint", taint::check),
+    ("review", review::check),
+];
+
+/// A tool call under evaluation, with what the checks derive from it computed once.
+pub struct Call<'a> {
+    /// The tool's display name (`server/tool` for MCP tools).
+    pub name: String,
+    /// The tool as it will run: the arguments after a self-disclosure rewrite.
+    pub tool: Tool,
+    /// The session as loaded before the decision.
+    pub view: &'a SessionView,
+    /// Settings and paths.
+    pub ctx: &'a Context<'a>,
+    /// The rewrite decision, when self-disclosure fields were emptied.
+    pub rewritten: Option<Decision>,
+    /// The verdicts so far.
+    pub verdicts: Verdicts,
+    /// The effects so far.
+    pub effects: Vec<Effect>,
+    facts: Option<Facts>,
+    derived: Option<Derived>,
+}
+
+/// What several checks derive from the facts and the view.
+struct Derived {
+    dests: Vec<Val>,
+    is_read: bool,
+    egress: bool,
+}
+
+impl<'a> Call<'a> {
+    /// A call of `tool` (as sent); `facts` are [`Facts::of`] that tool when the caller has them.
+    pub fn new(
+        tool: &Tool,
+        facts: Option<Facts>,
+        view: &'a SessionView,
+        ctx: &'a Context<'a>,
+    ) -> Call<'a> {
+        Call {
+            name: tool.display_name(),
+            tool: tool.clone(),
+            view,
+            ctx,
+            rewritten: None,
+            verdicts: Verdicts::default(),
+            effects: Vec::new(),
+            facts,
+            derived: None,
+        }
+    }
+
+    /// Replaces the arguments (a self-disclosure rewrite); what was derived from the old ones
+    /// is computed again.
+    pub fn set_input(&mut self, input: serde_json::Value) {
+        self.tool.input = input;
+        self.facts = None;
+        self.derived = None;
+    }
+
+    /// The analysed arguments of the tool as it will run.
+    pub fn facts(&mut self) -> &Facts {
+        if self.facts.is_none() {
+            self.facts = Some(Facts::of(&self.tool));
+        }
+        self.facts.as_ref().expect("just set")
+    }
+
+    fn derived(&mut self) -> &Derived {
+        if self.derived.is_none() {
+            self.facts();
+            let f = self.facts.as_ref().expect("computed above");
+            let d = Derived {
+                dests: destinations(&self.tool, f),
+                is_read: readwrite::is_read_only(
+                    &self.tool,
+                    f.sh.as_ref(),
+                    self.view.catalog.as_ref(),
+                    &self.ctx.config.read_only_tools,
+                ),
+                egress: readwrite::is_egress(&self.tool, f.sh.as_ref()),
+            };
+            self.derived = Some(d);
+        }
+        self.derived.as_ref().expect("just set")
+    }
+
+    /// The values among the call's values that are destinations (recipient, URL, host...).
+    pub fn dests(&mut self) -> Vec<Val> {
+        self.derived().dests.clone()
+    }
+
+    /// True when the call only reads (see [`readwrite::is_read_only`]).
+    pub fn is_read(&mut self) -> bool {
+        self.derived().is_read
+    }
+
+    /// True when the call reaches the network (see [`readwrite::is_egress`]).
+    pub fn egress(&mut self) -> bool {
+        self.derived().egress
+    }
+
+    /// Adds a verdict.
+    pub fn add(&mut self, d: Decision) {
+        self.verdicts.add(d);
+    }
+}
+
+/// Collects the verdicts of the checks; the strongest wins, the first at that level names it.
+#[derive(Debug, Default)]
+pub struct Verdicts {
+    best: Option<Decision>,
+}
+
+impl Verdicts {
+    /// Adds a decision; it replaces the current one only if it is strictly stronger.
+    pub fn add(&mut self, d: Decision) {
+        match &self.best {
+            Some(b) if b.verdict >= d.verdict => {}
+            _ => self.best = Some(d),
+        }
+    }
+
+    /// The strongest verdict so far (allow when none).
+    pub fn strongest(&self) -> Verdict {
+        self.best.as_ref().map_or(Verdict::Allow, |d| d.verdict)
+    }
+
+    /// The winning decision, if any check objected.
+    pub fn into_best(self) -> Option<Decision> {
+        self.best
+    }
+}
+
+/// Runs [`PRE_TOOL`] over a call of `tool`.
+pub fn pre_tool(
+    tool: &Tool,
+    facts: Option<Facts>,
+    view: &SessionView,
+    ctx: &Context<'_>,
+) -> Evaluation {
+    let mut call = Call::new(tool, facts, view, ctx);
+    for (_, check) in PRE_TOOL {
+        check(&mut call);
+    }
+    let rewritten = call.rewritten;
+    let mut d = match call.verdicts.into_best() {
+        Some(d) => d,
+        None => rewritten.clone().unwrap_or_else(Decision::allow),
+    };
+    // A rewrite still applies under an ask.
+    if d.verdict == Verdict::Ask {
+        if let Some(r) = &rewritten {
+            d.updated_input = r.updated_input.clone();
+            d.rules.extend(r.rules.iter().cloned());
+        }
+    }
+    Evaluation {
+        decision: d,
+        effects: call.effects,
+    }
+}
+
+/// The values among the call's values that are destinations of this call.
+fn destinations(tool: &Tool, f: &Facts) -> Vec<Val> {
+    let mut out: Vec<Val> = Vec::new();
+    match tool.kind {
+        ToolKind::Shell => {
+            if f.sh
+                .as_ref()
+                .is_some_and(crate::shell::Analysis::is_network)
+            {
+                out.extend(
+                    f.vals
+                        .iter()
+                        .filter(|x| {
+                            matches!(x.kind, kind::HOST | kind::URL | kind::EMAIL | kind::DOMAIN)
+                        })
+                        .cloned(),
+                );
+            }
+        }
+        ToolKind::WebFetch => {
+            out.extend(
+                f.vals
+                    .iter()
+                    .filter(|x| matches!(x.kind, kind::HOST | kind::URL | kind::DOMAIN))
+                    .cloned(),
+            );
+        }
+        ToolKind::FileRead => {}
+        _ => {
+            for (key, s) in &f.leaves {
+                if crate::provenance::is_destination_key(key) {
+                    out.extend(crate::provenance::extract(s));
+                    // A bare number or account in a destination field.
+                    let digits: String = s.chars().filter(char::is_ascii_digit).collect();
+                    if (7..=34).contains(&digits.len()) && s.len() <= 40 {
+                        out.push(Val {
+                            kind: kind::NUMBER,
+                            text: digits,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.text.cmp(&b.text));
+    out.dedup();
+    out
+}
+
+/// True for a resource name that is unlikely to occur in text by chance: at least 8 bytes and
+/// holding a `-`, `_`, `/`, `.` or a digit (`private-repo`, `team_2024`, `acme/app`).
+pub(crate) fn is_distinctive_name(s: &str) -> bool {
+    s.len() >= 8
+        && s.chars()
+            .any(|c| matches!(c, '-' | '_' | '/' | '.') || c.is_ascii_digit())
+}
+
+/// Case-insensitive whole-word containment (`needle` already lower-case).
+pub(crate) fn contains_word(hay: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return false;
+    }
+    let mut start = 0;
+    while let Some(pos) = hay[start..].find(needle) {
+        let a = start + pos;
+        let b = a + needle.len();
+        let before = hay[..a].chars().next_back();
+        let after = hay[b..].chars().next();
+        let boundary =
+            |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+        if boundary(before) && boundary(after) {
+            return true;
+        }
+        start = a + needle.len().max(1);
+        if start >= hay.len() {
+            break;
+        }
+    }
+    false
+}
