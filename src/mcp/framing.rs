@@ -1,6 +1,6 @@
 //! JSON-RPC framing of the MCP stdio transport: bounded newline-delimited lines in and out,
-//! the request id of an oversized line, and [`dispatch`] of one message or a batch to a
-//! handler that says what to do with each member ([`Action`]).
+//! the request id of an oversized line, and `dispatch` of one message or a batch to a
+//! handler that says what to do with each member (`Action`).
 
 use serde_json::{json, Value};
 use std::io::{self, BufRead, Write};

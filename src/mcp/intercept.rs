@@ -1,4 +1,4 @@
-//! Interception: the state both relay threads share ([`Shared`]) and what the proxy does with
+//! Interception: the state both relay threads share (`Shared`) and what the proxy does with
 //! each message it inspects (tools/list pages, tools/call requests and results, resources/read
 //! results, the initialize result, list_changed), with the audit of what it decided.
 
