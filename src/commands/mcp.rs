@@ -1,8 +1,8 @@
-//! `intentshield mcp-proxy` (the MCP stdio proxy, [`crate::proxy`]) and `intentshield mcp
+//! `intentshield mcp-proxy` (the MCP stdio proxy, [`crate::mcp`]) and `intentshield mcp
 //! approve|list` (the operator's side of the shared MCP catalog).
 
 use crate::catalog;
-use crate::proxy;
+use crate::mcp as proxy;
 use crate::state::Store;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::path::PathBuf;

@@ -1,37 +1,11 @@
-//! The transparent MCP stdio proxy (`intentshield mcp-proxy -- <server command>`).
-//!
-//! To the client (Claude Code, Codex, Cursor, Gemini CLI...) the proxy is a stdio MCP server;
-//! it launches the real server as a child and relays newline-delimited JSON-RPC both ways (MCP
-//! stdio transport, spec 2025-06-18). Lines it does not inspect are forwarded byte for byte and
-//! in order. It inspects:
-//! - `tools/list` results (every page): each tool goes through [`catalog::record_tools`]
-//!   (description rules, fingerprint pin, rug pull, shadowing). Quarantined tools are removed
-//!   from the page; self-disclosure parameters ([`disclosure::is_disclosure_field`]) are removed
-//!   from the schema the client sees.
-//! - `tools/call` requests: a quarantined, drifted or never-listed tool, or arguments that
-//!   carry injected instructions, get a JSON-RPC error [`REFUSED`] that says so (never "tool
-//!   not found"); stripped self-disclosure parameters never reach the server with a value.
-//! - `tools/call` results: text, embedded resources and structured content are scanned as tool
-//!   output; an injected result gets a leading notice telling the model it is data, and the
-//!   values in it are recorded catalog-wide for the hook (`Origin::OutputInjected`, session `*`).
-//! - `resources/read` results: text contents scanned the same way; an injected one gets a
-//!   leading notice item.
-//! - `initialize` results: the launch pin (command line and reported server version) and the
-//!   server's `instructions` (removed when injected).
-//! - `notifications/initialized` from the client and `notifications/tools/list_changed` from
-//!   the server: relayed, and the proxy lists the tools itself (ids `"intentshield:relist:N"`,
-//!   answered to the proxy only; calls wait for it, at most [`RELIST_WAIT`]) so a tool that
-//!   changed, since the last run or mid-session, is refused even if the client calls from a
-//!   cached list and never re-lists.
-//!
-//! Robustness: lines are bounded ([`MAX_LINE`]; an oversized server response is turned into
-//! an error for its request), the catalog is bounded ([`MAX_TOOLS`] per session), malformed
-//! JSON is relayed untouched, a server that exits answers every pending request with
-//! [`SERVER_GONE`], a client that closes stdin ends the server (closed stdin, then a kill after
-//! [`GRACE`]), and the server's stderr is inherited.
+//! Interception: the state both relay threads share (`Shared`) and what the proxy does with
+//! each message it inspects (tools/list pages, tools/call requests and results, resources/read
+//! results, the initialize result, list_changed), with the audit of what it decided.
 
+use super::framing::{error_response, key, write_line, Action};
+use super::launch::launch_pin;
 use crate::catalog;
-use crate::config::{self, Config};
+use crate::config::Config;
 use crate::decision::{Reason, Verdict};
 use crate::detect::{self, TextKind};
 use crate::policy::disclosure;
@@ -39,23 +13,16 @@ use crate::provenance;
 use crate::state::{AuditEntry, Origin, Store};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::io::{self, Write};
+use std::process::ChildStdin;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// Longest JSON-RPC line accepted in either direction, in bytes (16 MiB).
-pub const MAX_LINE: usize = 16 << 20;
 /// Most tools the proxy lists for one server in one session; further tools are hidden (and
 /// therefore refused).
 pub const MAX_TOOLS: usize = 10_000;
 /// JSON-RPC error code of a call the proxy refused (implementation-defined server error range).
 pub const REFUSED: i64 = -32001;
-/// JSON-RPC error code of a request the server can no longer answer (it exited, or its answer
-/// was over [`MAX_LINE`]).
-pub const SERVER_GONE: i64 = -32002;
-/// How long a server may take to exit after its stdin is closed before it is killed.
-pub const GRACE: Duration = Duration::from_secs(2);
 /// Most client requests remembered while they await an answer.
 pub const MAX_PENDING: usize = 100_000;
 /// Longest a `tools/call` waits for the proxy's own re-list after `list_changed`.
@@ -63,172 +30,9 @@ pub const RELIST_WAIT: Duration = Duration::from_secs(3);
 /// Most bytes of one string argument or result text scanned (1 MiB); the rest is not scanned.
 const SCAN_LIMIT: usize = 1 << 20;
 
-/// What the proxy needs to run.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// The server's name in the catalog (`--name`; defaults to [`default_name`]).
-    pub server: String,
-    /// The server's command and arguments.
-    pub command: Vec<String>,
-    /// Settings (the operator's `read_only_tools`, the database location).
-    pub config: Config,
-}
-
-/// A server name from its command: the package of `npx`/`uvx`/`pipx run`/`bunx`-style
-/// launchers (without scope or version), else the command's file name.
-pub fn default_name(command: &[String]) -> String {
-    let pkg = package_arg(command).unwrap_or_else(|| command.first().cloned().unwrap_or_default());
-    let base = pkg.rsplit('/').next().unwrap_or(&pkg).to_string();
-    let base = match base.rfind('@') {
-        Some(i) if i > 0 => base[..i].to_string(),
-        _ => base,
-    };
-    if base.is_empty() {
-        "server".into()
-    } else {
-        base
-    }
-}
-
-/// The package argument of a package-runner launch (`npx -y pkg@1.2`, `uvx pkg==1.2`,
-/// `pipx run pkg`, `bunx`, `pnpm dlx`, `yarn dlx`), if the command is one.
-pub fn package_arg(command: &[String]) -> Option<String> {
-    let exe = command.first()?;
-    let exe = exe.rsplit(['/', '\\']).next().unwrap_or(exe);
-    let exe = exe.strip_suffix(".cmd").unwrap_or(exe);
-    let rest: &[String] = match exe {
-        "npx" | "bunx" | "uvx" => &command[1..],
-        "pipx" | "pnpm" | "yarn" | "uv" | "bun" | "npm" => {
-            let i = command
-                .iter()
-                .position(|a| matches!(a.as_str(), "run" | "dlx" | "exec" | "x" | "tool"))?;
-            &command[i + 1..]
-        }
-        _ => return None,
-    };
-    let mut skip_value = false;
-    for a in rest {
-        if skip_value {
-            skip_value = false;
-            continue;
-        }
-        if a == "--" {
-            continue;
-        }
-        if a.starts_with('-') {
-            // Options that take a value, for the common runners.
-            skip_value = matches!(
-                a.as_str(),
-                "-p" | "--package" | "--from" | "--with" | "--python" | "-c" | "--call"
-            );
-            continue;
-        }
-        if a == "run" {
-            continue;
-        }
-        return Some(a.clone());
-    }
-    None
-}
-
-/// The launch pin text: the command and arguments as a JSON array (the proxy appends
-/// `serverInfo=NAME@VERSION` from the server's `initialize` result). The package version, when
-/// the command names one (`pkg@1.0.15`, `pkg==1.2`), is part of the arguments; a package
-/// without a version floats, which [`floating_package`] reports, and then only the reported
-/// server version moves the pin.
-pub fn launch_pin(command: &[String]) -> String {
-    serde_json::to_string(command).unwrap_or_default()
-}
-
-/// The package name when a package-runner launch names no version (`npx -y pkg`), so a new
-/// release would run without changing the pin.
-pub fn floating_package(command: &[String]) -> Option<String> {
-    let p = package_arg(command)?;
-    let unversioned = match p.strip_prefix('@') {
-        Some(rest) => !rest.contains('@'),
-        None => !p.contains('@') && !p.contains("==") && !p.contains(".tgz"),
-    };
-    let latest = p.ends_with("@latest");
-    (unversioned || latest).then_some(p)
-}
-
-/// One line read by [`read_line`].
-#[derive(Debug, PartialEq)]
-pub enum Line {
-    /// A complete line, without its `\n`.
-    Full(Vec<u8>),
-    /// A line over the limit: its first 4 KiB and its total length in bytes.
-    TooLong(Vec<u8>, usize),
-    /// End of input.
-    Eof,
-}
-
-/// Reads one `\n`-terminated line of at most `max` bytes into memory; a longer line is
-/// consumed and reported as [`Line::TooLong`]. A last line without `\n` counts as a line.
-pub fn read_line<R: BufRead>(r: &mut R, max: usize, buf: &mut Vec<u8>) -> io::Result<Line> {
-    buf.clear();
-    let mut total = 0usize;
-    let mut over = false;
-    // What a too-long line keeps: its start, for the error reply (the request id).
-    let keep = max.min(4096);
-    loop {
-        let avail = match r.fill_buf() {
-            Ok(a) => a,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            if total == 0 {
-                return Ok(Line::Eof);
-            }
-            break;
-        }
-        let (chunk, done) = match memchr::memchr(b'\n', avail) {
-            Some(i) => (&avail[..i], Some(i + 1)),
-            None => (avail, None),
-        };
-        total += chunk.len();
-        if !over && total > max {
-            over = true;
-            buf.truncate(keep);
-        }
-        if !over {
-            buf.extend_from_slice(chunk);
-        } else if buf.len() < keep {
-            let take = (keep - buf.len()).min(chunk.len());
-            buf.extend_from_slice(&chunk[..take]);
-        }
-        let used = done.unwrap_or(avail.len());
-        r.consume(used);
-        if done.is_some() {
-            break;
-        }
-    }
-    if over {
-        Ok(Line::TooLong(std::mem::take(buf), total))
-    } else {
-        Ok(Line::Full(std::mem::take(buf)))
-    }
-}
-
-/// The `"id"` of a JSON-RPC message from the start of its text (for oversized lines).
-fn id_from_prefix(prefix: &[u8]) -> Option<Value> {
-    let s = String::from_utf8_lossy(prefix);
-    let i = s.find("\"id\"")?;
-    let rest = s[i + 4..].trim_start().strip_prefix(':')?.trim_start();
-    if let Some(r) = rest.strip_prefix('"') {
-        let end = r.find('"')?;
-        return Some(Value::String(r[..end].to_string()));
-    }
-    let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || c == '-'))
-        .unwrap_or(rest.len());
-    rest[..end].parse::<i64>().ok().map(Value::from)
-}
-
 /// What became of a request the client sent.
 #[derive(Debug, Clone)]
-enum Pending {
+pub(super) enum Pending {
     /// The client's `initialize`.
     Initialize,
     /// A client `tools/list` page.
@@ -245,61 +49,50 @@ enum Pending {
 
 /// A tool listed in this session.
 #[derive(Debug, Clone, Default)]
-struct Listed {
+pub(super) struct Listed {
     /// Stripped self-disclosure parameters, each with the empty value to send when the
     /// server's schema requires it.
     stripped: Vec<(String, Option<Value>)>,
 }
 
+/// What the proxy remembers about one client session.
 #[derive(Default)]
-struct Session {
-    pending: HashMap<String, Pending>,
-    listed: HashMap<String, Listed>,
-    hidden: HashMap<String, String>,
-    relists: u64,
+pub(super) struct Session {
+    /// Client requests (and the proxy's own re-lists) awaiting an answer, by [`key`].
+    pub(super) pending: HashMap<String, Pending>,
+    /// The tools the client may call.
+    pub(super) listed: HashMap<String, Listed>,
+    /// The tools removed from the list, with why.
+    pub(super) hidden: HashMap<String, String>,
+    /// How many re-lists the proxy has sent.
+    pub(super) relists: u64,
     /// The client just sent `notifications/initialized`: list the tools once it is relayed.
-    list_after_relay: bool,
+    pub(super) list_after_relay: bool,
 }
 
-/// What to do with one message.
-enum Action {
-    /// Relay the original bytes.
-    Relay,
-    /// Relay this instead.
-    Replace(Value),
-    /// Do not relay; answer the sender with this.
-    Answer(Value),
-    /// Do not relay (an answer to the proxy itself).
-    Drop,
+/// The state both relay threads share.
+pub(super) struct Shared {
+    /// The server's name in the catalog.
+    pub(super) server: String,
+    /// The audit's session id (`mcp:SERVER:PID`).
+    pub(super) session_id: String,
+    /// Settings (`read_only_tools`).
+    pub(super) config: Config,
+    /// The server's command and arguments (for the launch pin).
+    pub(super) command: Vec<String>,
+    /// The shared database: catalog, values, audit.
+    pub(super) store: Mutex<Store>,
+    /// The session's requests and tools.
+    pub(super) st: Mutex<Session>,
+    /// The client's side: where answers and relayed server messages go.
+    pub(super) client_out: Mutex<Box<dyn Write + Send>>,
+    /// The server's stdin; `None` once closed.
+    pub(super) server_in: Mutex<Option<ChildStdin>>,
 }
 
-struct Shared {
-    server: String,
-    session_id: String,
-    config: Config,
-    command: Vec<String>,
-    store: Mutex<Store>,
-    st: Mutex<Session>,
-    client_out: Mutex<Box<dyn Write + Send>>,
-    server_in: Mutex<Option<ChildStdin>>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+/// Locks `m`, also after another thread panicked while holding it.
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-fn key(id: &Value) -> String {
-    serde_json::to_string(id).unwrap_or_default()
-}
-
-fn error_response(id: &Value, code: i64, message: &str, data: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message, "data": data}})
-}
-
-fn write_line(w: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
-    w.write_all(bytes)?;
-    w.write_all(b"\n")?;
-    w.flush()
 }
 
 fn empty_for(schema: &Value) -> Value {
@@ -440,11 +233,11 @@ impl Shared {
         });
     }
 
-    fn send_client(&self, bytes: &[u8]) -> io::Result<()> {
+    pub(super) fn send_client(&self, bytes: &[u8]) -> io::Result<()> {
         write_line(&mut **lock(&self.client_out), bytes)
     }
 
-    fn send_server(&self, bytes: &[u8]) -> io::Result<()> {
+    pub(super) fn send_server(&self, bytes: &[u8]) -> io::Result<()> {
         match lock(&self.server_in).as_mut() {
             Some(w) => write_line(w, bytes),
             None => Err(io::Error::new(
@@ -669,7 +462,7 @@ impl Shared {
     }
 
     /// One message from the client.
-    fn on_client(&self, msg: &Value) -> Action {
+    pub(super) fn on_client(&self, msg: &Value) -> Action {
         let method = msg.get("method").and_then(Value::as_str);
         let id = msg.get("id").filter(|i| !i.is_null());
         match (method, id) {
@@ -712,7 +505,7 @@ impl Shared {
     }
 
     /// One message from the server.
-    fn on_server(&self, msg: &Value) -> Action {
+    pub(super) fn on_server(&self, msg: &Value) -> Action {
         let method = msg.get("method").and_then(Value::as_str);
         if method == Some("notifications/tools/list_changed") {
             self.relist(None, 0);
@@ -872,7 +665,7 @@ impl Shared {
     }
 
     /// Re-lists the server's tools for the proxy itself.
-    fn relist(&self, cursor: Option<&str>, pages: usize) {
+    pub(super) fn relist(&self, cursor: Option<&str>, pages: usize) {
         let n = {
             let mut st = lock(&self.st);
             st.relists += 1;
@@ -941,352 +734,9 @@ impl Shared {
     }
 }
 
-/// Applies `f` to a message or to each member of a batch. Returns what to relay (if anything)
-/// and the answers to send back to the sender.
-fn dispatch(raw: &[u8], f: impl Fn(&Value) -> Action) -> (Option<Vec<u8>>, Vec<Value>) {
-    let Ok(v) = serde_json::from_slice::<Value>(raw) else {
-        return (Some(raw.to_vec()), Vec::new());
-    };
-    match &v {
-        Value::Array(items) => {
-            let mut keep = Vec::new();
-            let mut answers = Vec::new();
-            let mut changed = false;
-            for it in items {
-                match f(it) {
-                    Action::Relay => keep.push(it.clone()),
-                    Action::Replace(x) => {
-                        changed = true;
-                        keep.push(x)
-                    }
-                    Action::Answer(a) => {
-                        changed = true;
-                        answers.push(a)
-                    }
-                    Action::Drop => changed = true,
-                }
-            }
-            let relay = if !changed {
-                Some(raw.to_vec())
-            } else if keep.is_empty() {
-                None
-            } else {
-                Some(Value::Array(keep).to_string().into_bytes())
-            };
-            (relay, answers)
-        }
-        _ => match f(&v) {
-            Action::Relay => (Some(raw.to_vec()), Vec::new()),
-            Action::Replace(x) => (Some(x.to_string().into_bytes()), Vec::new()),
-            Action::Answer(a) => (None, vec![a]),
-            Action::Drop => (None, Vec::new()),
-        },
-    }
-}
-
-fn open_store(cfg: &Config) -> Store {
-    let path = match &cfg.db {
-        Some(p) => Ok(p.clone()),
-        None => crate::state::default_db_path(),
-    };
-    match path.and_then(|p| Store::open(&p)) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("intentshield mcp-proxy: {e}; using a memory-only catalog for this session (pins are not kept)");
-            Store::open_in_memory().expect("in-memory SQLite")
-        }
-    }
-}
-
-/// Runs the proxy with the client on `client_in`/`client_out` until the server exits or the
-/// client goes away. Returns the exit status: the server's when it exited, else 0; 1 when the
-/// server cannot be started.
-pub fn run(
-    opts: Options,
-    client_in: impl Read + Send + 'static,
-    client_out: impl Write + Send + 'static,
-) -> i32 {
-    if opts.command.is_empty() {
-        eprintln!("intentshield mcp-proxy: no server command after --");
-        return 2;
-    }
-    let store = open_store(&opts.config);
-    {
-        let session_id = format!("mcp:{}:{}", opts.server, std::process::id());
-        let shared = Arc::new(Shared {
-            server: opts.server.clone(),
-            session_id,
-            config: opts.config.clone(),
-            command: opts.command.clone(),
-            store: Mutex::new(store),
-            st: Mutex::new(Session::default()),
-            client_out: Mutex::new(Box::new(client_out)),
-            server_in: Mutex::new(None),
-        });
-        if let Some(p) = floating_package(&opts.command) {
-            eprintln!(
-                "intentshield mcp-proxy: {}: '{p}' names no fixed version, so a new release runs without changing the launch pin; pin a version (pkg@1.2.3)",
-                opts.server
-            );
-        }
-        run_with(shared, &opts.command, client_in)
-    }
-}
-
-fn run_with(shared: Arc<Shared>, command: &[String], client_in: impl Read + Send + 'static) -> i32 {
-    let mut child: Child = match Command::new(&command[0])
-        .args(&command[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("intentshield mcp-proxy: cannot start '{}': {e}", command[0]);
-            return 1;
-        }
-    };
-    *lock(&shared.server_in) = child.stdin.take();
-    let server_out = child.stdout.take().expect("piped stdout");
-    let child = Arc::new(Mutex::new(child));
-
-    // Client -> server.
-    {
-        let shared = Arc::clone(&shared);
-        let child = Arc::clone(&child);
-        std::thread::spawn(move || {
-            let mut r = BufReader::with_capacity(64 * 1024, client_in);
-            let mut buf = Vec::new();
-            loop {
-                match read_line(&mut r, MAX_LINE, &mut buf) {
-                    Ok(Line::Full(line)) => {
-                        let (relay, answers) = dispatch(&line, |m| shared.on_client(m));
-                        for a in answers {
-                            if shared.send_client(a.to_string().as_bytes()).is_err() {
-                                break;
-                            }
-                        }
-                        if let Some(bytes) = relay {
-                            if shared.send_server(&bytes).is_err() {
-                                // The server is gone: answer the request ourselves.
-                                answer_gone(&shared, &bytes);
-                            }
-                        }
-                        // Once the session is initialized, check the catalog before the
-                        // first call, even if the client calls from a cached tool list.
-                        if std::mem::take(&mut lock(&shared.st).list_after_relay) {
-                            shared.relist(None, 0);
-                        }
-                    }
-                    Ok(Line::TooLong(prefix, n)) => {
-                        let id = id_from_prefix(&prefix).unwrap_or(Value::Null);
-                        let e = error_response(
-                            &id,
-                            -32600,
-                            &format!("IntentShield refused a {n}-byte message (limit {MAX_LINE})"),
-                            json!({"refusedBy": "intentshield"}),
-                        );
-                        let _ = shared.send_client(e.to_string().as_bytes());
-                    }
-                    Ok(Line::Eof) | Err(_) => break,
-                }
-            }
-            // The client went away: close the server's stdin, then kill it after the grace.
-            lock(&shared.server_in).take();
-            let start = Instant::now();
-            loop {
-                {
-                    let mut c = lock(&child);
-                    if matches!(c.try_wait(), Ok(Some(_))) {
-                        break;
-                    }
-                    if start.elapsed() > GRACE {
-                        let _ = c.kill();
-                        break;
-                    }
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        });
-    }
-
-    // Server -> client, on this thread.
-    let mut r = BufReader::with_capacity(64 * 1024, server_out);
-    let mut buf = Vec::new();
-    let mut client_gone = false;
-    loop {
-        match read_line(&mut r, MAX_LINE, &mut buf) {
-            Ok(Line::Full(line)) => {
-                let (relay, answers) = dispatch(&line, |m| shared.on_server(m));
-                for a in answers {
-                    let _ = shared.send_server(a.to_string().as_bytes());
-                }
-                if let Some(bytes) = relay {
-                    if shared.send_client(&bytes).is_err() {
-                        client_gone = true;
-                        break;
-                    }
-                }
-            }
-            Ok(Line::TooLong(prefix, n)) => {
-                eprintln!("intentshield mcp-proxy: {}: dropped a {n}-byte message from the server (limit {MAX_LINE})", shared.server);
-                if let Some(id) = id_from_prefix(&prefix) {
-                    if lock(&shared.st).pending.remove(&key(&id)).is_some() {
-                        let e = error_response(
-                            &id,
-                            SERVER_GONE,
-                            &format!("the server's answer was {n} bytes, over IntentShield's limit of {MAX_LINE}"),
-                            json!({"refusedBy": "intentshield"}),
-                        );
-                        let _ = shared.send_client(e.to_string().as_bytes());
-                    }
-                }
-            }
-            Ok(Line::Eof) | Err(_) => break,
-        }
-    }
-    if client_gone {
-        lock(&shared.server_in).take();
-        let _ = lock(&child).kill();
-    }
-    // The server is gone: wait for it and answer what it left unanswered.
-    let status = {
-        let start = Instant::now();
-        loop {
-            let done = lock(&child).try_wait();
-            match done {
-                Ok(Some(s)) => break Some(s),
-                Ok(None) if start.elapsed() < GRACE => {
-                    std::thread::sleep(Duration::from_millis(10))
-                }
-                _ => {
-                    let mut c = lock(&child);
-                    let _ = c.kill();
-                    break c.wait().ok();
-                }
-            }
-        }
-    };
-    let why = match status.and_then(|s| s.code()) {
-        Some(c) => format!("the MCP server {} exited (status {c})", shared.server),
-        None => format!("the MCP server {} was terminated", shared.server),
-    };
-    let pending: Vec<(String, Pending)> = lock(&shared.st).pending.drain().collect();
-    for (k, p) in pending {
-        if matches!(p, Pending::Relist(_)) {
-            continue;
-        }
-        if let Ok(id) = serde_json::from_str::<Value>(&k) {
-            let e = error_response(&id, SERVER_GONE, &why, json!({"refusedBy": "intentshield"}));
-            let _ = shared.send_client(e.to_string().as_bytes());
-        }
-    }
-    if !client_gone {
-        eprintln!("intentshield mcp-proxy: {why}");
-    }
-    status
-        .and_then(|s| s.code())
-        .unwrap_or(if client_gone { 0 } else { 1 })
-}
-
-/// Answers a request (or batch) the server could not receive.
-fn answer_gone(shared: &Shared, bytes: &[u8]) {
-    let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
-        return;
-    };
-    let items = match v {
-        Value::Array(a) => a,
-        x => vec![x],
-    };
-    for it in items {
-        if let (Some(_), Some(id)) = (it.get("method"), it.get("id").filter(|i| !i.is_null())) {
-            lock(&shared.st).pending.remove(&key(id));
-            let e = error_response(
-                id,
-                SERVER_GONE,
-                &format!("the MCP server {} is not running", shared.server),
-                json!({"refusedBy": "intentshield"}),
-            );
-            let _ = shared.send_client(e.to_string().as_bytes());
-        }
-    }
-}
-
-/// Loads the settings for the proxy from `--config`/`--db`.
-pub fn load_config(
-    config_file: Option<std::path::PathBuf>,
-    db: Option<std::path::PathBuf>,
-) -> Result<Config, String> {
-    config::load(&config::Flags {
-        config: config_file,
-        db,
-        ..Default::default()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bounded_lines() {
-        let data = b"abc\n0123456789\nlast";
-        let mut r = BufReader::with_capacity(4, &data[..]);
-        let mut b = Vec::new();
-        assert_eq!(
-            read_line(&mut r, 8, &mut b).unwrap(),
-            Line::Full(b"abc".to_vec())
-        );
-        assert_eq!(
-            read_line(&mut r, 8, &mut b).unwrap(),
-            Line::TooLong(b"01234567".to_vec(), 10)
-        );
-        assert_eq!(
-            read_line(&mut r, 8, &mut b).unwrap(),
-            Line::Full(b"last".to_vec())
-        );
-        assert_eq!(read_line(&mut r, 8, &mut b).unwrap(), Line::Eof);
-    }
-
-    #[test]
-    fn ids_from_prefixes() {
-        assert_eq!(
-            id_from_prefix(br#"{"jsonrpc":"2.0","id": 42,"result""#),
-            Some(json!(42))
-        );
-        assert_eq!(id_from_prefix(br#"{"id":"a-1","#), Some(json!("a-1")));
-        assert_eq!(id_from_prefix(b"garbage"), None);
-    }
-
-    #[test]
-    fn names_and_pins() {
-        let c = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            default_name(&c(&[
-                "npx",
-                "-y",
-                "@modelcontextprotocol/server-filesystem@1.0",
-                "/tmp"
-            ])),
-            "server-filesystem"
-        );
-        assert_eq!(default_name(&c(&["/usr/bin/python3", "srv.py"])), "python3");
-        assert_eq!(
-            floating_package(&c(&["npx", "-y", "postmark-mcp"])).as_deref(),
-            Some("postmark-mcp")
-        );
-        assert_eq!(
-            floating_package(&c(&["npx", "-y", "postmark-mcp@1.0.16"])),
-            None
-        );
-        assert_eq!(
-            floating_package(&c(&["npx", "@scope/pkg@latest"])).as_deref(),
-            Some("@scope/pkg@latest")
-        );
-        assert_eq!(floating_package(&c(&["uvx", "mcp-server-git==1.2"])), None);
-        assert_eq!(floating_package(&c(&["node", "x.js"])), None);
-    }
 
     #[test]
     fn strips_disclosure_parameters() {
