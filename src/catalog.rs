@@ -293,3 +293,74 @@ pub use crate::state::CatalogRow;
 pub fn list(store: &Store, server: Option<&str>) -> Result<Vec<CatalogRow>> {
     store.catalog_rows(server)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn send(description: &str) -> Value {
+        json!({"name": "send", "description": description, "inputSchema": {"type": "object"}})
+    }
+
+    #[test]
+    fn first_sight_pins_and_drift_quarantines_until_approved() {
+        let s = Store::open_in_memory().unwrap();
+        let v = record_tools(&s, "mail", &[send("Send an email.")]).unwrap();
+        assert_eq!(v[0].verdict, Verdict::Allow);
+        assert_eq!(check_call(&s, "mail", "send").unwrap().0, Verdict::Allow);
+        let v = record_tools(&s, "mail", &[send("Send an email to someone.")]).unwrap();
+        assert_eq!(v[0].verdict, Verdict::Deny);
+        assert!(v[0].rules.iter().any(|r| r == "mcp.rug_pull"));
+        let (verdict, why) = check_call(&s, "mail", "send").unwrap();
+        assert_eq!(verdict, Verdict::Deny);
+        assert!(why.contains("changed since it was approved"), "{why}");
+        assert!(list(&s, Some("mail")).unwrap()[0].drifted);
+        assert_eq!(approve(&s, "mail").unwrap(), 1);
+        assert_eq!(check_call(&s, "mail", "send").unwrap().0, Verdict::Allow);
+        assert!(!list(&s, None).unwrap()[0].drifted);
+    }
+
+    #[test]
+    fn unknown_tool_is_refused() {
+        let s = Store::open_in_memory().unwrap();
+        let (verdict, why) = check_call(&s, "mail", "send").unwrap();
+        assert_eq!(verdict, Verdict::Deny);
+        assert_eq!(why, "mail/send was never listed by the server");
+    }
+
+    #[test]
+    fn launch_change_asks_until_approved() {
+        let s = Store::open_in_memory().unwrap();
+        assert_eq!(check_launch(&s, "m", "a").unwrap().0, Verdict::Allow);
+        assert_eq!(check_launch(&s, "m", "a").unwrap().0, Verdict::Allow);
+        assert_eq!(check_launch(&s, "m", "b").unwrap().0, Verdict::Ask);
+        approve(&s, "m").unwrap();
+        let (verdict, why) = check_launch(&s, "m", "b").unwrap();
+        assert_eq!(verdict, Verdict::Allow);
+        assert_eq!(why, "m: launch matches its pin");
+    }
+
+    #[test]
+    fn read_only_patterns_mark_matching_tools() {
+        let s = Store::open_in_memory().unwrap();
+        let tools = [
+            json!({"name": "get_mail", "description": "Read mail."}),
+            json!({"name": "send", "description": "Send mail."}),
+        ];
+        record_tools(&s, "mail", &tools).unwrap();
+        assert_eq!(
+            apply_read_only(&s, "mail", &["mail/get_*".to_string()]).unwrap(),
+            1
+        );
+        let ro: Vec<(String, Option<bool>)> = list(&s, None)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.tool, r.read_only))
+            .collect();
+        assert_eq!(
+            ro,
+            vec![("get_mail".into(), Some(true)), ("send".into(), None)]
+        );
+    }
+}
