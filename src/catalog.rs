@@ -17,8 +17,7 @@
 use crate::decision::{Reason, Verdict};
 use crate::detect::{self, TextKind};
 use crate::provenance;
-use crate::state::{now, Origin, Result, Store};
-use rusqlite::{params, OptionalExtension};
+use crate::state::{Origin, Result, Store, ToolListing};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -104,18 +103,14 @@ pub fn fingerprint(tool: &Value) -> String {
 /// A tool seen for the first time is pinned (its fingerprint becomes the approved one) unless
 /// it is poisoned. A tool whose fingerprint differs from the approved one is quarantined until
 /// [`approve`].
+///
+/// # Errors
+///
+/// A database error from reading or writing the catalog (see [`crate::state`]); tools
+/// recorded before the error stay unless the caller rolls back.
 pub fn record_tools(store: &Store, server: &str, tools: &[Value]) -> Result<Vec<ToolVerdict>> {
-    let conn = store.conn();
-    let t = now();
     // Other servers' tool names, for shadowing.
-    let mut others: Vec<(String, String)> = Vec::new();
-    {
-        let mut st = conn.prepare("SELECT server, tool FROM mcp_tools WHERE server<>?1")?;
-        let rows = st.query_map(params![server], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        for r in rows {
-            others.push(r?);
-        }
-    }
+    let others = store.catalog_other_tools(server)?;
     let mut out = Vec::new();
     for tool in tools.iter().take(10_000) {
         let Some(name) = tool.get("name").and_then(Value::as_str) else {
@@ -138,14 +133,7 @@ pub fn record_tools(store: &Store, server: &str, tools: &[Value]) -> Result<Vec<
             .map(|(s, o)| format!("{s}/{o}"))
             .collect();
         let mentions_other_server = lower.contains("(mcp_") || !shadowed.is_empty();
-        let prior: Option<(Option<String>, String)> = conn
-            .query_row(
-                "SELECT approved_fingerprint, fingerprint FROM mcp_tools WHERE server=?1 AND tool=?2",
-                params![server, name],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        let approved = prior.as_ref().and_then(|p| p.0.clone());
+        let approved = store.catalog_approved_fingerprint(server, name)?;
         let drifted = approved.as_deref().is_some_and(|a| a != fp);
         // Shadowing first: it names the more specific harm (another server's tool is steered).
         let (verdict, reason, message) = if mentions_other_server {
@@ -184,25 +172,16 @@ pub fn record_tools(store: &Store, server: &str, tools: &[Value]) -> Result<Vec<
             (None, false) => Some(fp.clone()),
             (None, true) => None,
         };
-        conn.execute(
-            "INSERT INTO mcp_tools(server, tool, fingerprint, approved_fingerprint, description, input_schema, quarantined, quarantine_reason, first_seen, updated_at)
-             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)
-             ON CONFLICT(server, tool) DO UPDATE SET fingerprint=excluded.fingerprint,
-               approved_fingerprint=excluded.approved_fingerprint, description=excluded.description,
-               input_schema=excluded.input_schema, quarantined=excluded.quarantined,
-               quarantine_reason=excluded.quarantine_reason, updated_at=excluded.updated_at",
-            params![
-                server,
-                name,
-                fp,
-                new_approved,
-                tool.get("description").and_then(Value::as_str),
-                tool.get("inputSchema").map(|s| s.to_string()),
-                quarantined as i64,
-                if quarantined { Some(message.clone()) } else { None },
-                t
-            ],
-        )?;
+        let input_schema = tool.get("inputSchema").map(|s| s.to_string());
+        store.upsert_catalog_tool(&ToolListing {
+            server,
+            tool: name,
+            fingerprint: &fp,
+            approved_fingerprint: new_approved.as_deref(),
+            description: tool.get("description").and_then(Value::as_str),
+            input_schema: input_schema.as_deref(),
+            quarantine_reason: quarantined.then_some(message.as_str()),
+        })?;
         if quarantined {
             let vals: Vec<(String, &'static str)> = provenance::extract(&text)
                 .into_iter()
@@ -228,48 +207,31 @@ pub fn record_tools(store: &Store, server: &str, tools: &[Value]) -> Result<Vec<
 
 /// Accepts the current version of every tool of `server`: their fingerprints become the
 /// approved ones and the quarantine for drift is lifted (poisoned tools stay quarantined).
+/// The server's last launch seen becomes its pin. Returns the number of tools of `server`.
+///
+/// # Errors
+///
+/// A database error from writing the catalog (see [`crate::state`]); call it inside
+/// [`Store::begin`] so nothing is half approved.
 pub fn approve(store: &Store, server: &str) -> Result<usize> {
-    let n = store.conn().execute(
-        "UPDATE mcp_tools SET approved_fingerprint=fingerprint,
-           quarantined=CASE WHEN quarantine_reason LIKE '%carries instructions%' THEN quarantined ELSE 0 END,
-           quarantine_reason=CASE WHEN quarantine_reason LIKE '%carries instructions%' THEN quarantine_reason ELSE NULL END
-         WHERE server=?1",
-        params![server],
-    )?;
-    store.conn().execute(
-        "UPDATE mcp_servers SET launch_pin=launch_seen WHERE server=?1",
-        params![server],
-    )?;
-    Ok(n)
+    store.approve_catalog_server(server)
 }
 
 /// Pins a server's launch (a canonical string of command, arguments and package version) on
 /// first use; a different launch later is an ask until approved.
+///
+/// # Errors
+///
+/// A database error from reading or writing the server's pin (see [`crate::state`]).
 pub fn check_launch(store: &Store, server: &str, launch: &str) -> Result<(Verdict, String)> {
-    let conn = store.conn();
-    let pin: Option<Option<String>> = conn
-        .query_row(
-            "SELECT launch_pin FROM mcp_servers WHERE server=?1",
-            params![server],
-            |r| r.get(0),
-        )
-        .optional()?;
-    let t = now();
-    match pin.flatten() {
+    match store.launch_pin(server)? {
         None => {
-            conn.execute(
-                "INSERT INTO mcp_servers(server, launch_pin, launch_seen, pinned_at, updated_at) VALUES(?1, ?2, ?2, ?3, ?3)
-                 ON CONFLICT(server) DO UPDATE SET launch_pin=excluded.launch_pin, launch_seen=excluded.launch_seen, pinned_at=excluded.pinned_at, updated_at=excluded.updated_at",
-                params![server, launch, t],
-            )?;
+            store.pin_launch(server, launch)?;
             Ok((Verdict::Allow, format!("{server}: launch pinned")))
         }
         Some(p) if p == launch => Ok((Verdict::Allow, format!("{server}: launch matches its pin"))),
         Some(p) => {
-            conn.execute(
-                "UPDATE mcp_servers SET launch_seen=?2, updated_at=?3 WHERE server=?1",
-                params![server, launch, t],
-            )?;
+            store.record_launch_seen(server, launch)?;
             Ok((
                 Verdict::Ask,
                 format!("{server}: launch changed from '{p}' to '{launch}'; run `intentshield mcp approve {server}` if you expected this"),
@@ -280,6 +242,10 @@ pub fn check_launch(store: &Store, server: &str, launch: &str) -> Result<(Verdic
 
 /// Whether a `tools/call` of `server/tool` may go through the proxy: unknown or quarantined
 /// tools are refused.
+///
+/// # Errors
+///
+/// A database error from reading the catalog (see [`crate::state`]).
 pub fn check_call(store: &Store, server: &str, tool: &str) -> Result<(Verdict, String)> {
     match store.catalog_tool(server, tool)? {
         None => Ok((
@@ -298,16 +264,12 @@ pub fn check_call(store: &Store, server: &str, tool: &str) -> Result<(Verdict, S
 /// Writes the operator's `read_only_tools` decision (patterns of `server/tool`, `*` wildcard,
 /// from the config file) into `mcp_tools.read_only` for `server`: 1 where a pattern matches,
 /// NULL (no decision; the hook guesses) elsewhere. Returns the number of read-only tools.
+///
+/// # Errors
+///
+/// A database error from reading or writing the catalog (see [`crate::state`]).
 pub fn apply_read_only(store: &Store, server: &str, patterns: &[String]) -> Result<usize> {
-    let conn = store.conn();
-    let mut tools: Vec<String> = Vec::new();
-    {
-        let mut st = conn.prepare("SELECT tool FROM mcp_tools WHERE server=?1")?;
-        let rows = st.query_map(params![server], |r| r.get(0))?;
-        for r in rows {
-            tools.push(r?);
-        }
-    }
+    let tools = store.catalog_tool_names(server)?;
     let mut n = 0;
     for t in tools {
         let full = format!("{server}/{t}");
@@ -315,47 +277,90 @@ pub fn apply_read_only(store: &Store, server: &str, patterns: &[String]) -> Resu
             .iter()
             .any(|p| crate::config::tool_pattern_matches(p, &full));
         n += ro as usize;
-        conn.execute(
-            "UPDATE mcp_tools SET read_only=?3 WHERE server=?1 AND tool=?2",
-            params![server, t, if ro { Some(1i64) } else { None }],
-        )?;
+        store.set_catalog_read_only(server, &t, ro)?;
     }
     Ok(n)
 }
 
-/// One row of `intentshield mcp list`.
-#[derive(Debug, Clone)]
-pub struct CatalogRow {
-    /// Server name.
-    pub server: String,
-    /// Tool name.
-    pub tool: String,
-    /// Quarantined (hidden and refused).
-    pub quarantined: bool,
-    /// Why, when quarantined.
-    pub reason: Option<String>,
-    /// The operator's read-only decision, if any.
-    pub read_only: Option<bool>,
-    /// The current fingerprint differs from the approved one.
-    pub drifted: bool,
-}
+/// One row of `intentshield mcp list` (defined with the catalog tables in [`crate::state`]).
+pub use crate::state::CatalogRow;
 
 /// Every tool in the catalog (optionally of one server), by server and tool name.
+///
+/// # Errors
+///
+/// A database error from reading the catalog (see [`crate::state`]).
 pub fn list(store: &Store, server: Option<&str>) -> Result<Vec<CatalogRow>> {
-    let mut st = store.conn().prepare(
-        "SELECT server, tool, quarantined, quarantine_reason, read_only,
-           approved_fingerprint IS NOT NULL AND approved_fingerprint<>fingerprint
-         FROM mcp_tools WHERE ?1 IS NULL OR server=?1 ORDER BY server, tool",
-    )?;
-    let rows = st.query_map(params![server], |r| {
-        Ok(CatalogRow {
-            server: r.get(0)?,
-            tool: r.get(1)?,
-            quarantined: r.get::<_, i64>(2)? != 0,
-            reason: r.get(3)?,
-            read_only: r.get::<_, Option<i64>>(4)?.map(|v| v != 0),
-            drifted: r.get::<_, i64>(5)? != 0,
-        })
-    })?;
-    Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
+    store.catalog_rows(server)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn send(description: &str) -> Value {
+        json!({"name": "send", "description": description, "inputSchema": {"type": "object"}})
+    }
+
+    #[test]
+    fn first_sight_pins_and_drift_quarantines_until_approved() {
+        let s = Store::open_in_memory().unwrap();
+        let v = record_tools(&s, "mail", &[send("Send an email.")]).unwrap();
+        assert_eq!(v[0].verdict, Verdict::Allow);
+        assert_eq!(check_call(&s, "mail", "send").unwrap().0, Verdict::Allow);
+        let v = record_tools(&s, "mail", &[send("Send an email to someone.")]).unwrap();
+        assert_eq!(v[0].verdict, Verdict::Deny);
+        assert!(v[0].rules.iter().any(|r| r == "mcp.rug_pull"));
+        let (verdict, why) = check_call(&s, "mail", "send").unwrap();
+        assert_eq!(verdict, Verdict::Deny);
+        assert!(why.contains("changed since it was approved"), "{why}");
+        assert!(list(&s, Some("mail")).unwrap()[0].drifted);
+        assert_eq!(approve(&s, "mail").unwrap(), 1);
+        assert_eq!(check_call(&s, "mail", "send").unwrap().0, Verdict::Allow);
+        assert!(!list(&s, None).unwrap()[0].drifted);
+    }
+
+    #[test]
+    fn unknown_tool_is_refused() {
+        let s = Store::open_in_memory().unwrap();
+        let (verdict, why) = check_call(&s, "mail", "send").unwrap();
+        assert_eq!(verdict, Verdict::Deny);
+        assert_eq!(why, "mail/send was never listed by the server");
+    }
+
+    #[test]
+    fn launch_change_asks_until_approved() {
+        let s = Store::open_in_memory().unwrap();
+        assert_eq!(check_launch(&s, "m", "a").unwrap().0, Verdict::Allow);
+        assert_eq!(check_launch(&s, "m", "a").unwrap().0, Verdict::Allow);
+        assert_eq!(check_launch(&s, "m", "b").unwrap().0, Verdict::Ask);
+        approve(&s, "m").unwrap();
+        let (verdict, why) = check_launch(&s, "m", "b").unwrap();
+        assert_eq!(verdict, Verdict::Allow);
+        assert_eq!(why, "m: launch matches its pin");
+    }
+
+    #[test]
+    fn read_only_patterns_mark_matching_tools() {
+        let s = Store::open_in_memory().unwrap();
+        let tools = [
+            json!({"name": "get_mail", "description": "Read mail."}),
+            json!({"name": "send", "description": "Send mail."}),
+        ];
+        record_tools(&s, "mail", &tools).unwrap();
+        assert_eq!(
+            apply_read_only(&s, "mail", &["mail/get_*".to_string()]).unwrap(),
+            1
+        );
+        let ro: Vec<(String, Option<bool>)> = list(&s, None)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.tool, r.read_only))
+            .collect();
+        assert_eq!(
+            ro,
+            vec![("get_mail".into(), Some(true)), ("send".into(), None)]
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! [`extract`] pulls the values an attacker would need an agent to copy (email addresses, URLs,
 //! hosts, IBANs and account numbers, phone numbers and long digit runs, absolute file paths,
 //! long identifiers) out of any text: the user's prompts, tool outputs, tool arguments. The
-//! policy records each value with its origin (`crate::state::Origin`) and later asks where a
+//! policy records each value with its origin (`crate::session::Origin`) and later asks where a
 //! call's values came from. The idea is the data-flow view of CaMeL (Debenedetti et al. 2025,
 //! "Defeating Prompt Injections by Design") and of gateways that resolve critical arguments
 //! against trusted sources, reduced to exact-value matching.

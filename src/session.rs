@@ -5,8 +5,6 @@
 
 use std::collections::HashMap;
 
-pub use crate::state::{CatalogTool, Origin, Origins, SessionState};
-
 /// Everything the policy may know about the session besides the event itself, loaded in one
 /// step before a decision (`crate::effects::load_view`).
 #[derive(Debug, Clone, Default)]
@@ -20,7 +18,7 @@ pub struct SessionView {
     /// there is no catalog at all).
     pub catalog_complete: bool,
     /// The user's prompts in this session, normalized (newest first, at most
-    /// `crate::state::PROMPTS_PER_SESSION`).
+    /// fifty).
     pub prompts: Vec<String>,
     /// The origins of the values this call carries (keys: [`crate::policy::Facts::keys`]).
     /// A value absent from the map was never seen.
@@ -60,4 +58,96 @@ pub enum Effect {
     Prune,
     /// Truncate the write-ahead log (session end; best effort).
     Checkpoint,
+}
+
+/// Where a value was seen. Stored as text in `prov_values.origin`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The user's own prompt.
+    User,
+    /// A tool output with no injection found.
+    Output,
+    /// A tool output flagged as injected.
+    OutputInjected,
+    /// A tool description flagged as poisoned (written by the MCP catalog, session `*`).
+    DescriptionPoisoned,
+    /// A resource named for the first time by the agent in a tainted session.
+    TaintedScope,
+}
+
+impl Origin {
+    /// The stored text.
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::User => "user",
+            Origin::Output => "output",
+            Origin::OutputInjected => "output_injected",
+            Origin::DescriptionPoisoned => "description_poisoned",
+            Origin::TaintedScope => "tainted_scope",
+        }
+    }
+
+    /// Parses the stored text; `None` for anything else.
+    pub fn from_name(s: &str) -> Option<Origin> {
+        Some(match s {
+            "user" => Origin::User,
+            "output" => Origin::Output,
+            "output_injected" => Origin::OutputInjected,
+            "description_poisoned" => Origin::DescriptionPoisoned,
+            "tainted_scope" => Origin::TaintedScope,
+            _ => return None,
+        })
+    }
+}
+
+/// The set of origins of one value.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Origins {
+    /// Seen in a user prompt.
+    pub user: bool,
+    /// Seen in a clean tool output.
+    pub output: bool,
+    /// Seen in an injected tool output.
+    pub injected: bool,
+    /// Seen in a poisoned tool description.
+    pub poisoned_description: bool,
+    /// First named by the agent in a tainted session.
+    pub tainted_scope: bool,
+}
+
+impl Origins {
+    /// Adds one origin to the set.
+    pub fn add(&mut self, o: Origin) {
+        match o {
+            Origin::User => self.user = true,
+            Origin::Output => self.output = true,
+            Origin::OutputInjected => self.injected = true,
+            Origin::DescriptionPoisoned => self.poisoned_description = true,
+            Origin::TaintedScope => self.tainted_scope = true,
+        }
+    }
+}
+
+/// A session's taint.
+#[derive(Debug, Clone, Default)]
+pub struct SessionState {
+    /// True once a tool result carried injected instructions.
+    pub tainted: bool,
+    /// Why (rule ids and tool).
+    pub taint_reason: Option<String>,
+}
+
+/// The operator's and the proxy's knowledge of one MCP tool.
+#[derive(Debug, Clone, Default)]
+pub struct CatalogTool {
+    /// Operator's decision: `Some(true)` read-only, `Some(false)` state-changing.
+    pub read_only: Option<bool>,
+    /// Quarantined by the proxy (poisoned, drifted, shadowing).
+    pub quarantined: bool,
+    /// Why it was quarantined.
+    pub quarantine_reason: Option<String>,
+    /// The tool's description as last listed.
+    pub description: Option<String>,
+    /// The tool's input schema (JSON text) as last listed.
+    pub input_schema: Option<String>,
 }

@@ -6,8 +6,8 @@
 
 use crate::config::tool_pattern_matches;
 use crate::event::{Tool, ToolKind};
+use crate::session::CatalogTool;
 use crate::shell;
-use crate::state::CatalogTool;
 use serde_json::Value;
 
 const READ_VERBS: &[&str] = &[

@@ -1,0 +1,139 @@
+//! The audit trail: one `decisions` row per answer.
+
+use super::{now, Result, Store};
+use rusqlite::{params, OptionalExtension};
+
+/// One audit row, as read back by `intentshield log`.
+#[derive(Debug, Clone)]
+pub struct AuditRow {
+    /// Row id (also the approval id).
+    pub id: i64,
+    /// Unix seconds.
+    pub ts: i64,
+    /// Harness name.
+    pub harness: String,
+    /// Session id.
+    pub session_id: String,
+    /// Harness event name.
+    pub event: String,
+    /// Tool display name.
+    pub tool: Option<String>,
+    /// allow, ask or deny.
+    pub verdict: String,
+    /// Stable reason code.
+    pub reason_code: String,
+    /// Matched rules, JSON array text.
+    pub rules: String,
+    /// SHA-256 of the canonical argument JSON, hex.
+    pub args_digest: Option<String>,
+    /// The one-line reason.
+    pub message: String,
+}
+
+/// The columns of `decisions`, in [`AuditRow`] order.
+const AUDIT_COLUMNS: &str =
+    "id, ts, harness, session_id, event, tool, verdict, reason_code, rules, args_digest, message";
+
+fn audit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<AuditRow> {
+    Ok(AuditRow {
+        id: r.get(0)?,
+        ts: r.get(1)?,
+        harness: r.get(2)?,
+        session_id: r.get(3)?,
+        event: r.get(4)?,
+        tool: r.get(5)?,
+        verdict: r.get(6)?,
+        reason_code: r.get(7)?,
+        rules: r.get(8)?,
+        args_digest: r.get(9)?,
+        message: r.get(10)?,
+    })
+}
+
+/// What a decision row records.
+#[derive(Debug, Clone)]
+pub struct AuditEntry<'a> {
+    /// Harness name.
+    pub harness: &'a str,
+    /// Session id.
+    pub session_id: &'a str,
+    /// Harness event name.
+    pub event: &'a str,
+    /// Tool display name.
+    pub tool: Option<&'a str>,
+    /// allow, ask or deny.
+    pub verdict: &'a str,
+    /// Stable reason code.
+    pub reason_code: &'a str,
+    /// Matched rules.
+    pub rules: &'a [String],
+    /// Digest of the arguments.
+    pub args_digest: Option<&'a str>,
+    /// The one-line reason.
+    pub message: &'a str,
+}
+
+impl Store {
+    /// Appends an audit row; returns its id.
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file).
+    pub fn record_decision(&self, e: &AuditEntry<'_>) -> Result<i64> {
+        let rules = serde_json::to_string(e.rules).unwrap_or_else(|_| "[]".into());
+        self.conn.execute(
+            "INSERT INTO decisions(ts, harness, session_id, event, tool, verdict, reason_code, rules, args_digest, message)
+             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                now(),
+                e.harness,
+                e.session_id,
+                e.event,
+                e.tool,
+                e.verdict,
+                e.reason_code,
+                rules,
+                e.args_digest,
+                e.message
+            ],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Recent audit rows, newest first, optionally filtered.
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file).
+    pub fn recent_decisions(
+        &self,
+        session: Option<&str>,
+        verdict: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<AuditRow>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {AUDIT_COLUMNS} FROM decisions
+             WHERE (?1 IS NULL OR session_id=?1) AND (?2 IS NULL OR verdict=?2)
+             ORDER BY id DESC LIMIT ?3"
+        ))?;
+        let rows = st.query_map(params![session, verdict, limit], audit_row)?;
+        Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
+    }
+
+    /// One audit row by id.
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file). An unknown id is
+    /// `Ok(None)`, not an error.
+    pub fn decision(&self, id: i64) -> Result<Option<AuditRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!("SELECT {AUDIT_COLUMNS} FROM decisions WHERE id=?1"),
+                params![id],
+                audit_row,
+            )
+            .optional()?)
+    }
+}

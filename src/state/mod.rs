@@ -1,0 +1,234 @@
+//! Per-session state and the audit trail, in SQLite. This module owns every SQL statement.
+//!
+//! One file (default: the platform data directory's `intentshield/intentshield.db`; override
+//! with `INTENTSHIELD_DB` or `--db`), opened by every hook process. Design from
+//! `../shared/perf-notes.md` §1 and §4:
+//! - WAL with `synchronous=NORMAL`; no checkpoint on close (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`),
+//!   and a `wal_checkpoint(TRUNCATE)` once the `-wal` file passes [`WAL_LIMIT`], so the WAL
+//!   never grows without bound.
+//! - Every read-modify-write runs in `BEGIN IMMEDIATE` with a short busy handler (about 200 µs
+//!   sleeps with jitter, [`BUSY_BUDGET`] in all): a deferred read-then-write fails under
+//!   contention, this does not.
+//! - Schema migrations keyed on `PRAGMA user_version`.
+//!
+//! Tables: `sessions` (taint), `prov_values` (distinctive values and where each came from),
+//! `prompts` (the user's own words, normalized), `decisions` (the audit), `approvals`
+//! (one-time approvals given with `intentshield approve`), `mcp_servers` and `mcp_tools` (the
+//! MCP catalog the proxy shares with the hook: launch pins, fingerprints, quarantine, the
+//! operator's read-only decision).
+//!
+//! Files: this one opens the database and runs transactions; `schema.rs` holds the DDL and
+//! migrations; `sessions.rs` taint and housekeeping; `values.rs` provenance values and
+//! prompts; `audit.rs` the decision rows; `approvals.rs` one-time approvals; `catalog.rs` the
+//! MCP catalog tables. Each adds an `impl Store` block; [`Store`]'s connection is private to
+//! this module, so no SQL is written anywhere else.
+
+use rusqlite::{Connection, OpenFlags};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+mod approvals;
+mod audit;
+mod catalog;
+mod schema;
+mod sessions;
+mod values;
+
+pub use crate::session::{CatalogTool, Origin, Origins, SessionState};
+pub use audit::{AuditEntry, AuditRow};
+pub use catalog::{CatalogRow, ToolListing};
+
+/// Bytes of `-wal` after which a process truncates it (perf-notes.md: 256 KiB).
+pub const WAL_LIMIT: u64 = 256 * 1024;
+/// How long a process waits for the write lock before failing closed.
+pub const BUSY_BUDGET: Duration = Duration::from_secs(3);
+/// Sessions idle longer than this are pruned (seconds): 7 days.
+pub const SESSION_TTL: i64 = 7 * 24 * 3600;
+/// Audit rows older than this are pruned (seconds): 90 days.
+pub const AUDIT_TTL: i64 = 90 * 24 * 3600;
+/// Prompts kept per session (the newest).
+pub const PROMPTS_PER_SESSION: i64 = 50;
+
+/// Errors from the state layer; the hook turns any of them into a fail-closed deny.
+#[derive(Debug)]
+pub struct StateError(pub String);
+
+impl std::fmt::Display for StateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StateError {}
+
+impl From<rusqlite::Error> for StateError {
+    fn from(e: rusqlite::Error) -> Self {
+        StateError(format!("database: {e}"))
+    }
+}
+
+/// Result type of the state layer.
+pub type Result<T> = std::result::Result<T, StateError>;
+
+/// Current Unix time in seconds.
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// The default database path: `$INTENTSHIELD_DB`, else the platform data directory.
+///
+/// # Errors
+///
+/// "no home directory to keep the database in" when `INTENTSHIELD_DB` is unset or empty and
+/// the platform has no data directory for this user.
+pub fn default_db_path() -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os("INTENTSHIELD_DB").filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    let dirs = directories::ProjectDirs::from("", "", "intentshield")
+        .ok_or_else(|| StateError("no home directory to keep the database in".into()))?;
+    Ok(dirs.data_dir().join("intentshield.db"))
+}
+
+/// An open database.
+pub struct Store {
+    conn: Connection,
+    wal_path: Option<PathBuf>,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, migrating the schema.
+    ///
+    /// # Errors
+    ///
+    /// "cannot create DIR: ..." when the parent directory is missing and cannot be created;
+    /// a database error when the file cannot be opened, configured (WAL, busy handler) or
+    /// migrated; "database schema N is newer than this intentshield understands" when the
+    /// file was written by a newer version.
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !dir.exists() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| StateError(format!("cannot create {}: {e}", dir.display())))?;
+            }
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        let mut store = Store {
+            conn,
+            wal_path: Some(PathBuf::from(wal)),
+        };
+        store.configure(true)?;
+        Ok(store)
+    }
+
+    /// A private in-memory database (for `check` without `--db`, and tests).
+    ///
+    /// # Errors
+    ///
+    /// A database error when SQLite cannot allocate the database or create the schema.
+    pub fn open_in_memory() -> Result<Store> {
+        let conn = Connection::open_in_memory()?;
+        let mut store = Store {
+            conn,
+            wal_path: None,
+        };
+        store.configure(false)?;
+        Ok(store)
+    }
+
+    fn configure(&mut self, file: bool) -> Result<()> {
+        let start = Instant::now();
+        let mut seed = std::process::id() as u64 ^ 0x9e37_79b9_7f4a_7c15;
+        self.conn.busy_handler(Some(move |_count: i32| {
+            if start.elapsed() >= BUSY_BUDGET {
+                return false;
+            }
+            // xorshift jitter: 150..350 µs.
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            std::thread::sleep(Duration::from_micros(150 + seed % 200));
+            true
+        }))?;
+        if file {
+            self.conn.set_db_config(
+                rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+                true,
+            )?;
+        }
+        let version = self.schema_version()?;
+        if file {
+            // journal_mode is persistent in the file; setting it only when needed saves a write.
+            let mode: String = self
+                .conn
+                .query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                self.conn
+                    .query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
+            }
+            self.conn.execute_batch("PRAGMA synchronous=NORMAL")?;
+        }
+        self.upgrade_schema(version)
+    }
+
+    /// Starts the read-modify-write transaction of one hook invocation (`BEGIN IMMEDIATE`).
+    ///
+    /// # Errors
+    ///
+    /// A database error, typically "database is locked" when another process held the write
+    /// lock for longer than [`BUSY_BUDGET`], or when a transaction is already open.
+    pub fn begin(&mut self) -> Result<()> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(())
+    }
+
+    /// Commits, then truncates the WAL if it passed [`WAL_LIMIT`].
+    ///
+    /// # Errors
+    ///
+    /// A database error when the commit fails (no open transaction, disk full, I/O). The
+    /// checkpoint after it is best effort and never errors.
+    pub fn commit(&mut self) -> Result<()> {
+        self.conn.execute_batch("COMMIT")?;
+        if let Some(wal) = &self.wal_path {
+            if std::fs::metadata(wal).map(|m| m.len()).unwrap_or(0) > WAL_LIMIT {
+                // Best effort and without waiting: a checkpoint that waits for readers holds
+                // up every other writer, so a busy one is left to a later process.
+                let _ = self.conn.busy_handler(None::<fn(i32) -> bool>);
+                let _ = self
+                    .conn
+                    .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Rolls back an open transaction (best effort).
+    pub fn rollback(&mut self) {
+        let _ = self.conn.execute_batch("ROLLBACK");
+    }
+
+    /// Truncates the WAL now (session end).
+    ///
+    /// # Errors
+    ///
+    /// A database error when the checkpoint cannot run (for example the database is locked
+    /// past [`BUSY_BUDGET`]). An in-memory store has no WAL and never errors.
+    pub fn checkpoint(&self) -> Result<()> {
+        if self.wal_path.is_some() {
+            self.conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        }
+        Ok(())
+    }
+}

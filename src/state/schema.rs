@@ -1,0 +1,141 @@
+//! The schema: table definitions and migrations keyed on `PRAGMA user_version`.
+
+use super::{Result, StateError, Store};
+use rusqlite::TransactionBehavior;
+
+/// The schema version this build writes and understands.
+pub(super) const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA_V1: &str = "
+CREATE TABLE IF NOT EXISTS sessions(
+  id TEXT PRIMARY KEY,
+  harness TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL,
+  tainted INTEGER NOT NULL DEFAULT 0,
+  taint_reason TEXT,
+  taint_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS prov_values(
+  session_id TEXT NOT NULL,
+  value TEXT NOT NULL,
+  vkind TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  source TEXT,
+  seen_at INTEGER NOT NULL,
+  PRIMARY KEY(session_id, value, origin)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS prompts(
+  session_id TEXT NOT NULL,
+  ts INTEGER NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS prompts_session ON prompts(session_id);
+CREATE TABLE IF NOT EXISTS decisions(
+  id INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL,
+  harness TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  tool TEXT,
+  verdict TEXT NOT NULL,
+  reason_code TEXT NOT NULL,
+  rules TEXT NOT NULL,
+  args_digest TEXT,
+  message TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS decisions_session ON decisions(session_id, id);
+CREATE TABLE IF NOT EXISTS approvals(
+  decision_id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  args_digest TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS mcp_servers(
+  server TEXT PRIMARY KEY,
+  launch_pin TEXT,
+  launch_seen TEXT,
+  pinned_at INTEGER,
+  updated_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS mcp_tools(
+  server TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  approved_fingerprint TEXT,
+  description TEXT,
+  input_schema TEXT,
+  read_only INTEGER,
+  quarantined INTEGER NOT NULL DEFAULT 0,
+  quarantine_reason TEXT,
+  first_seen INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY(server, tool)
+);
+";
+
+impl Store {
+    /// The file's `PRAGMA user_version`.
+    pub(super) fn schema_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    }
+
+    /// Brings a schema read as `version` up to [`SCHEMA_VERSION`]; refuses a newer one.
+    pub(super) fn upgrade_schema(&mut self, version: i64) -> Result<()> {
+        if version < SCHEMA_VERSION {
+            self.migrate(version)?;
+        } else if version > SCHEMA_VERSION {
+            return Err(StateError(format!(
+                "database schema {version} is newer than this intentshield understands ({SCHEMA_VERSION}); upgrade intentshield"
+            )));
+        }
+        Ok(())
+    }
+
+    fn migrate(&mut self, from: i64) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Re-read under the write lock: another process may have migrated meanwhile.
+        let v: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if v < 1 {
+            tx.execute_batch(SCHEMA_V1)?;
+        }
+        let _ = from;
+        tx.execute_batch(&format!("PRAGMA user_version={SCHEMA_VERSION}"))?;
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_versions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let s = Store::open(&path).unwrap();
+        let v: i64 = s
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
+        let mode: String = s
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        s.conn
+            .execute_batch(&format!("PRAGMA user_version={}", SCHEMA_VERSION + 1))
+            .unwrap();
+        drop(s);
+        let e = Store::open(&path).err().expect("a newer schema is refused");
+        assert!(e.0.contains("newer"), "{e}");
+    }
+}
