@@ -2,7 +2,7 @@
 //! step, and applies the [`Effect`]s it returns. The caller holds the transaction, so a view,
 //! its decision, the effects and the audit row commit together or not at all.
 
-use crate::event::{Event, EventKind};
+use crate::event::{Event, EventKind, Tool};
 use crate::session::{Effect, Origin, SessionView};
 use crate::state::{Result, Store};
 
@@ -28,16 +28,33 @@ pub fn load_view(store: &Store, ev: &Event, keys: &[String]) -> Result<SessionVi
     if ev.kind != EventKind::PreTool {
         return Ok(view);
     }
-    if let Some(m) = ev.tool.as_ref().and_then(|t| t.mcp.as_ref()) {
+    fill_call_view(store, &ev.session_id, ev.tool.as_ref(), keys, &mut view)?;
+    Ok(view)
+}
+
+/// Loads the view of a tool call for a session already read into `view.session`: the catalog
+/// entry of the MCP tool, the session's prompts, the origins of `keys` and, when tainted, the
+/// resources first reached after the taint. Reads only.
+///
+/// # Errors
+/// Database errors.
+pub fn fill_call_view(
+    store: &Store,
+    session: &str,
+    tool: Option<&Tool>,
+    keys: &[String],
+    view: &mut SessionView,
+) -> Result<()> {
+    if let Some(m) = tool.and_then(|t| t.mcp.as_ref()) {
         view.catalog = store.catalog_tool(&m.server, &m.tool)?;
     }
-    view.prompts = store.prompts(&ev.session_id)?;
-    view.origins = store.origins(&ev.session_id, keys)?;
+    view.prompts = store.prompts(session)?;
+    view.origins = store.origins(session, keys)?;
     if view.session.tainted {
         view.tainted_scopes =
-            store.values_with_origin(&ev.session_id, Origin::TaintedScope, TAINTED_SCOPES)?;
+            store.values_with_origin(session, Origin::TaintedScope, TAINTED_SCOPES)?;
     }
-    Ok(view)
+    Ok(())
 }
 
 /// What applying the effects found out (for the decision's message).

@@ -95,16 +95,7 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
         Some(p) => Ok(p.clone()),
         None => state::default_db_path(),
     };
-    let mut own = Vec::new();
-    if let Ok(p) = &db_path {
-        if let Some(dir) = p.parent() {
-            own.push(dir.to_path_buf());
-        }
-        own.push(p.clone());
-    }
-    if let Some(c) = config::config_path(flags.config.as_ref()) {
-        own.push(c);
-    }
+    let own = own_files(db_path.as_ref().ok(), flags.config.as_ref());
     let ctx = Context {
         config: &cfg,
         paths: PathContext::new(ev.cwd.as_deref(), own),
@@ -201,6 +192,22 @@ fn decide(
         e.decision.message = format!("housekeeping ({} stale rows pruned)", applied.pruned);
     }
     Ok(e.decision)
+}
+
+/// Our own files, which no tool may write: the database (`db`, when its path is known) and the
+/// folder holding it, and the config file (`config_flag`, else the environment or default).
+pub fn own_files(db: Option<&PathBuf>, config_flag: Option<&PathBuf>) -> Vec<PathBuf> {
+    let mut own = Vec::new();
+    if let Some(p) = db {
+        if let Some(dir) = p.parent() {
+            own.push(dir.to_path_buf());
+        }
+        own.push(p.clone());
+    }
+    if let Some(c) = config::config_path(config_flag) {
+        own.push(c);
+    }
+    own
 }
 
 /// True when the harness can rewrite arguments on this event without also approving the call

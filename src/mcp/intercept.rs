@@ -6,10 +6,15 @@ use super::framing::{error_response, key, write_line, Action};
 use super::launch::launch_pin;
 use crate::catalog;
 use crate::config::Config;
-use crate::decision::{Reason, Verdict};
+use crate::decision::{Decision, Reason, Verdict};
 use crate::detect::{self, TextKind};
+use crate::effects;
+use crate::event::{McpTool, Tool, ToolKind};
+use crate::paths::PathContext;
 use crate::policy::disclosure;
+use crate::policy::{self, Context};
 use crate::provenance;
+use crate::session::SessionView;
 use crate::state::{AuditEntry, Origin, Store};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
@@ -29,6 +34,8 @@ pub const MAX_PENDING: usize = 100_000;
 pub const RELIST_WAIT: Duration = Duration::from_secs(3);
 /// Most bytes of one string argument or result text scanned (1 MiB); the rest is not scanned.
 const SCAN_LIMIT: usize = 1 << 20;
+/// How old a hook decision may be for a `tools/call` to be judged in its session (seconds).
+pub const CALL_WINDOW_SECS: i64 = 60;
 
 /// What became of a request the client sent.
 #[derive(Debug, Clone)]
@@ -347,6 +354,43 @@ impl Shared {
         out
     }
 
+    /// Judges a `tools/call` with the shared policy (`crate::policy::pre_tool`): the view is
+    /// the hook session's that asked for this exact call in the last minute, if any (its taint,
+    /// prompts and value origins), else an empty one; the catalog is complete here (a tool the
+    /// server never listed is refused), and a tool hidden from this session's list counts as
+    /// quarantined. Effects (resources reached in a tainted session) are recorded.
+    fn decide_call(&self, call: &Tool) -> crate::state::Result<Decision> {
+        let name = call.display_name();
+        let facts = policy::Facts::of(call);
+        let keys = facts.keys();
+        let digest = policy::args_digest(call);
+        let store = lock(&self.store);
+        let mut view = SessionView::default();
+        let session = store.session_of_call(&name, &digest, CALL_WINDOW_SECS)?;
+        let session_id = session.clone().unwrap_or_else(|| self.session_id.clone());
+        if let Some(s) = &session {
+            view.session = store.session_state(s)?.unwrap_or_default();
+        }
+        effects::fill_call_view(&store, &session_id, Some(call), &keys, &mut view)?;
+        view.catalog_complete = true;
+        if let Some(why) = lock(&self.st).hidden.get(&call.name).cloned() {
+            let mut c = view.catalog.take().unwrap_or_default();
+            c.quarantined = true;
+            c.quarantine_reason = Some(why);
+            view.catalog = Some(c);
+        }
+        let ctx = Context {
+            config: &self.config,
+            paths: PathContext::new(None, crate::hook::own_files(self.config.db.as_ref(), None)),
+            can_rewrite: true,
+        };
+        let e = policy::pre_tool(call, Some(facts), &view, &ctx);
+        if session.is_some() {
+            effects::apply(&store, &session_id, &e.effects)?;
+        }
+        Ok(e.decision)
+    }
+
     /// A `tools/call` request: refuse it, rewrite it, or relay it.
     fn on_call(&self, id: &Value, msg: &Value) -> Action {
         let Some(params) = msg.get("params") else {
@@ -372,60 +416,72 @@ impl Shared {
                 .pending
                 .retain(|_, p| !matches!(p, Pending::Relist(_)));
         }
-        let hidden = lock(&self.st).hidden.get(tool).cloned();
-        if let Some(why) = hidden {
-            return Action::Answer(self.refuse(
-                id,
-                tool,
-                Reason::QuarantinedTool,
-                &["mcp.quarantine".into()],
-                &why,
-            ));
-        }
-        let (verdict, why, schema) = {
-            let store = lock(&self.store);
-            match catalog::check_call(&store, &self.server, tool) {
-                Ok((v, m)) => {
-                    let schema = store
-                        .catalog_tool(&self.server, tool)
-                        .ok()
-                        .flatten()
-                        .and_then(|c| c.input_schema);
-                    (v, m, schema)
-                }
-                Err(e) => (
-                    Verdict::Deny,
-                    format!("the catalog could not be read ({e})"),
-                    None,
-                ),
+        let args = params.get("arguments").cloned().unwrap_or(Value::Null);
+        let call = Tool {
+            name: tool.to_string(),
+            kind: ToolKind::Mcp,
+            mcp: Some(McpTool {
+                server: self.server.clone(),
+                tool: tool.to_string(),
+            }),
+            input: args.clone(),
+        };
+        // The same checks as the hook's, over the session view of the hook event that asked
+        // for this call when there is one (so text the user typed is theirs here too).
+        let decision = match self.decide_call(&call) {
+            Ok(d) => d,
+            Err(e) => {
+                return Action::Answer(self.refuse(
+                    id,
+                    tool,
+                    Reason::Error,
+                    &["error.fail_closed".into()],
+                    &format!("the catalog could not be read ({e})"),
+                ))
             }
         };
-        if verdict == Verdict::Deny {
-            return Action::Answer(self.refuse(
-                id,
-                tool,
-                Reason::QuarantinedTool,
-                &["mcp.quarantine".into()],
-                &why,
-            ));
+        match decision.verdict {
+            Verdict::Deny => {
+                return Action::Answer(self.refuse(
+                    id,
+                    tool,
+                    decision.reason,
+                    &decision.rules,
+                    &decision.message,
+                ))
+            }
+            // The proxy cannot ask; the harness's hook asks for the same call (it saw it first).
+            Verdict::Ask => self.audit(
+                "mcp.tools/call",
+                Some(tool),
+                Verdict::Ask,
+                decision.reason,
+                &decision.rules,
+                &format!(
+                    "{} (relayed: the proxy cannot ask; the hook asks)",
+                    decision.message
+                ),
+            ),
+            Verdict::Allow => {}
         }
-        let args = params.get("arguments").cloned().unwrap_or(Value::Null);
-        let rules = scan_all(&args, TextKind::Argument);
-        if !rules.is_empty() {
-            return Action::Answer(self.refuse(
-                id,
-                tool,
-                Reason::InjectionInArguments,
-                &rules,
-                "the arguments carry instructions aimed at an agent",
-            ));
+        // Fields the shared self-disclosure check emptied (it rewrites, never denies, here).
+        let mut emptied: Vec<String> = Vec::new();
+        if let (Some(Value::Object(after)), Value::Object(before)) =
+            (&decision.updated_input, &call.input)
+        {
+            emptied = before
+                .iter()
+                .filter(|(k, v)| after.get(*k) != Some(*v))
+                .map(|(k, _)| k.clone())
+                .collect();
         }
+        let args = decision.updated_input.clone().unwrap_or(args);
+        let mut changed: Vec<String> = Vec::new();
         let listed = lock(&self.st).listed.get(tool).cloned().unwrap_or_default();
         let mut new_args = match &args {
             Value::Object(m) => m.clone(),
             _ => Map::new(),
         };
-        let mut changed = Vec::new();
         for (field, empty) in &listed.stripped {
             if new_args.shift_remove(field).is_some() {
                 changed.push(field.clone());
@@ -434,10 +490,11 @@ impl Shared {
                 new_args.insert(field.clone(), e.clone());
             }
         }
-        let mut out_args = Value::Object(new_args);
-        if let Some((v, fields)) = disclosure::rewrite(&out_args, schema.as_deref()) {
-            out_args = v;
-            changed.extend(fields);
+        let out_args = Value::Object(new_args);
+        for f in emptied {
+            if !changed.contains(&f) {
+                changed.push(f);
+            }
         }
         if changed.is_empty() && listed.stripped.iter().all(|(_, e)| e.is_none()) {
             self.track(id, Pending::Call(tool.to_string()));

@@ -30,6 +30,7 @@ use crate::session::{Effect, SessionView};
 use crate::shell::Analysis;
 use sha2::{Digest, Sha256};
 
+pub use check::pre_tool;
 pub use output::{taint_notice, INJECTION_AFTER, INJECTION_BEFORE};
 
 /// Everything a decision may look at besides the event and the session.

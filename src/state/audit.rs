@@ -73,6 +73,9 @@ pub struct AuditEntry<'a> {
     pub message: &'a str,
 }
 
+/// How many of the newest audit rows [`Store::session_of_call`] looks through.
+pub const CALL_LOOKBACK_ROWS: i64 = 1000;
+
 impl Store {
     /// Appends an audit row; returns its id.
     ///
@@ -98,6 +101,34 @@ impl Store {
             ],
         )?;
         Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The harness session of the newest hook decision about this exact tool call (`tool` as
+    /// the audit names it, `server/tool`; `digest` the SHA-256 of its arguments) among the last
+    /// [`CALL_LOOKBACK_ROWS`] audit rows and at most `within_secs` old. The MCP proxy uses it to
+    /// judge a `tools/call` with the session view of the hook event that preceded it.
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file).
+    pub fn session_of_call(
+        &self,
+        tool: &str,
+        digest: &str,
+        within_secs: i64,
+    ) -> Result<Option<String>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT session_id FROM decisions
+             WHERE id > (SELECT COALESCE(MAX(id), 0) FROM decisions) - ?4
+               AND tool=?1 AND args_digest=?2 AND ts>=?3 AND harness<>'mcp'
+             ORDER BY id DESC LIMIT 1",
+        )?;
+        Ok(st
+            .query_row(
+                params![tool, digest, now() - within_secs, CALL_LOOKBACK_ROWS],
+                |r| r.get(0),
+            )
+            .optional()?)
     }
 
     /// Recent audit rows, newest first, optionally filtered.

@@ -1,9 +1,29 @@
 //! Sessions: creation, taint, and housekeeping of old rows.
 
 use super::{now, Result, SessionState, Store, AUDIT_TTL, SESSION_TTL};
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 
 impl Store {
+    /// Reads a session's taint without creating or refreshing its row; `None` when the session
+    /// is unknown.
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file).
+    pub fn session_state(&self, id: &str) -> Result<Option<SessionState>> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT tainted, taint_reason FROM sessions WHERE id=?1")?;
+        Ok(st
+            .query_row(params![id], |r| {
+                Ok(SessionState {
+                    tainted: r.get::<_, i64>(0)? != 0,
+                    taint_reason: r.get(1)?,
+                })
+            })
+            .optional()?)
+    }
+
     /// Reads a session's taint; creates the session row (or refreshes `last_seen`).
     ///
     /// # Errors

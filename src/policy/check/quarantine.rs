@@ -16,10 +16,9 @@ pub fn check(call: &mut Call<'_>) {
                 .as_deref()
                 .unwrap_or("its description changed or was poisoned")
         ),
-        None if call.view.catalog_complete => format!(
-            "{} is quarantined: {}/{} was never listed by the server",
-            call.name, m.server, m.tool
-        ),
+        None if call.view.catalog_complete => {
+            format!("{}/{} was never listed by the server", m.server, m.tool)
+        }
         _ => return,
     };
     call.add(Decision::new(Verdict::Deny, Reason::QuarantinedTool, why).rule("mcp.quarantine"));
