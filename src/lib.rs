@@ -16,6 +16,7 @@ pub mod config;
 pub mod decision;
 pub mod detect;
 pub mod event;
+pub mod exit;
 pub mod hook;
 pub mod install;
 pub mod paths;

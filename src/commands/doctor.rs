@@ -394,14 +394,8 @@ fn first_line(s: &str) -> &str {
 }
 
 /// Runs `doctor`. Exit 0 when nothing failed (warnings allowed), 1 otherwise.
-pub fn run(m: &ArgMatches) -> i32 {
-    let env = match Env::from_process() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("intentshield: {e}");
-            return 1;
-        }
-    };
+pub fn run(m: &ArgMatches) -> crate::exit::CliResult {
+    let env = Env::from_process().map_err(|e| crate::exit::CliError::failure("intentshield", e))?;
     let mut out = Out::default();
     let db = db_path();
     println!("Database:");
@@ -445,5 +439,7 @@ pub fn run(m: &ArgMatches) -> i32 {
     } else {
         println!("doctor: to fix: {}", fixes.join("; "));
     }
-    i32::from(!out.problems.is_empty())
+    Ok(crate::exit::ExitStatus::failure_if(
+        !out.problems.is_empty(),
+    ))
 }

@@ -1,5 +1,5 @@
 //! Subcommands other than the hook itself. Each exposes `command()` (its clap definition) and
-//! `run(&ArgMatches) -> i32` (the exit status).
+//! `run(&ArgMatches) -> exit::CliResult` (the exit status, or the error `main` prints).
 
 pub mod check;
 pub mod demo;
