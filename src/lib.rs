@@ -15,6 +15,7 @@ pub mod commands;
 pub mod config;
 pub mod decision;
 pub mod detect;
+pub mod env;
 pub mod event;
 pub mod exit;
 pub mod hook;

@@ -56,8 +56,8 @@ impl Out {
 /// Where the hook keeps its database: `$INTENTSHIELD_DB`, else the platform data directory
 /// (`directories::ProjectDirs::from("", "", "intentshield")`) / `intentshield.db`.
 pub fn db_path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("INTENTSHIELD_DB").filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(p));
+    if let Some(p) = crate::env::db_override() {
+        return Some(p);
     }
     directories::ProjectDirs::from("", "", "intentshield")
         .map(|d| d.data_dir().join("intentshield.db"))
