@@ -18,6 +18,7 @@ pub mod detect;
 pub mod env;
 pub mod event;
 pub mod exit;
+pub mod fsutil;
 pub mod hook;
 pub mod install;
 pub mod paths;
