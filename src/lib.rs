@@ -27,4 +27,5 @@ pub mod provenance;
 pub mod proxy;
 pub mod shell;
 pub mod state;
+pub mod text;
 pub mod wrap;
