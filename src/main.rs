@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 const ABOUT: &str = "Offline guard between AI coding agents and their tools";
 
 fn cli() -> clap::Command {
-    clap::Command::new("intentshield")
+    let cmd = clap::Command::new("intentshield")
         .about(ABOUT)
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
@@ -50,9 +50,11 @@ fn cli() -> clap::Command {
         .subcommand(commands::check::command())
         .subcommand(commands::log::command())
         .subcommand(commands::log::approve_command())
-        .subcommand(commands::scan::command())
-        .subcommand(commands::replay::command())
-        .subcommand(commands::install::command())
+        .subcommand(commands::scan::command());
+    // The AgentDojo tooling, off the hook's path (the `replay` feature, on by default).
+    #[cfg(feature = "replay")]
+    let cmd = cmd.subcommand(commands::replay::command());
+    cmd.subcommand(commands::install::command())
         .subcommand(commands::install::uninstall_command())
         .subcommand(commands::doctor::command())
         .subcommand(commands::demo::command())
@@ -190,6 +192,7 @@ fn main() {
         Some(("log", sub)) => commands::log::run(sub),
         Some(("approve", sub)) => commands::log::run_approve(sub),
         Some(("scan", sub)) => commands::scan::run(sub),
+        #[cfg(feature = "replay")]
         Some(("replay", sub)) => commands::replay::run(sub),
         Some(("install", sub)) => commands::install::run(sub),
         Some(("uninstall", sub)) => commands::install::run_uninstall(sub),

@@ -7,6 +7,7 @@ pub mod doctor;
 pub mod install;
 pub mod log;
 pub mod mcp;
+#[cfg(feature = "replay")]
 pub mod replay;
 pub mod scan;
 pub mod wrap;
