@@ -8,6 +8,7 @@
 //! at start: the hook then fails closed.
 
 use crate::adapters::AskMode;
+use crate::env;
 use std::path::PathBuf;
 
 /// When state-changing calls need a person's confirmation.
@@ -115,8 +116,8 @@ pub fn config_path(flag: Option<&PathBuf>) -> Option<PathBuf> {
     if let Some(p) = flag {
         return Some(p.clone());
     }
-    if let Some(p) = std::env::var_os("INTENTSHIELD_CONFIG").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
+    if let Some(p) = env::config_override() {
+        return Some(p);
     }
     directories::ProjectDirs::from("", "", "intentshield")
         .map(|d| d.config_dir().join("config.toml"))
@@ -125,7 +126,7 @@ pub fn config_path(flag: Option<&PathBuf>) -> Option<PathBuf> {
 /// Loads the settings. Errors name the source of the bad value.
 pub fn load(flags: &Flags) -> Result<Config, String> {
     let mut cfg = Config::default();
-    let explicit = flags.config.is_some() || std::env::var_os("INTENTSHIELD_CONFIG").is_some();
+    let explicit = flags.config.is_some() || env::config_is_set();
     if let Some(path) = config_path(flags.config.as_ref()) {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
@@ -136,15 +137,14 @@ pub fn load(flags: &Flags) -> Result<Config, String> {
             Err(e) => return Err(format!("cannot read config {}: {e}", path.display())),
         }
     }
-    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-    if let Some(v) = env("INTENTSHIELD_REVIEW") {
-        cfg.review = parse_review(&v).map_err(|e| format!("INTENTSHIELD_REVIEW: {e}"))?;
+    if let Some(v) = env::text(env::REVIEW) {
+        cfg.review = parse_review(&v).map_err(|e| format!("{}: {e}", env::REVIEW))?;
     }
-    if let Some(v) = env("INTENTSHIELD_OUTPUTS") {
-        cfg.outputs = parse_outputs(&v).map_err(|e| format!("INTENTSHIELD_OUTPUTS: {e}"))?;
+    if let Some(v) = env::text(env::OUTPUTS) {
+        cfg.outputs = parse_outputs(&v).map_err(|e| format!("{}: {e}", env::OUTPUTS))?;
     }
-    if let Some(v) = env("INTENTSHIELD_GEMINI_ASK") {
-        cfg.gemini_ask = parse_ask(&v).map_err(|e| format!("INTENTSHIELD_GEMINI_ASK: {e}"))?;
+    if let Some(v) = env::text(env::GEMINI_ASK) {
+        cfg.gemini_ask = parse_ask(&v).map_err(|e| format!("{}: {e}", env::GEMINI_ASK))?;
     }
     if let Some(v) = &flags.review {
         cfg.review = parse_review(v).map_err(|e| format!("--review: {e}"))?;

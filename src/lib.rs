@@ -8,6 +8,9 @@
 //!   and where they came from, what a shell command does).
 //! - [`state`]: per-session taint and provenance, the MCP catalog and the audit, in SQLite.
 //! - [`hook`]: the `intentshield hook <harness>` pipeline, which fails closed.
+//! - [`commands`] and the CLI plumbing: [`exit`] (exit statuses and the CLI's error type),
+//!   [`env`](mod@env) (every environment variable read), [`fsutil`] (the atomic writer), [`text`] (hex,
+//!   char-boundary cuts).
 
 pub mod adapters;
 pub mod catalog;
@@ -16,7 +19,10 @@ pub mod config;
 pub mod decision;
 pub mod detect;
 pub mod effects;
+pub mod env;
 pub mod event;
+pub mod exit;
+pub mod fsutil;
 pub mod hook;
 pub mod install;
 pub mod mcp;
@@ -26,4 +32,5 @@ pub mod provenance;
 pub mod session;
 pub mod shell;
 pub mod state;
+pub mod text;
 pub mod wrap;

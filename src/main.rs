@@ -5,6 +5,7 @@
 use intentshield::commands;
 use intentshield::config::Flags;
 use intentshield::event::Harness;
+use intentshield::exit::{self, CliResult, ExitStatus};
 use intentshield::hook;
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use std::sync::{Arc, Mutex};
 const ABOUT: &str = "Offline guard between AI coding agents and their tools";
 
 fn cli() -> clap::Command {
-    clap::Command::new("intentshield")
+    let cmd = clap::Command::new("intentshield")
         .about(ABOUT)
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
@@ -49,9 +50,11 @@ fn cli() -> clap::Command {
         .subcommand(commands::check::command())
         .subcommand(commands::log::command())
         .subcommand(commands::log::approve_command())
-        .subcommand(commands::scan::command())
-        .subcommand(commands::replay::command())
-        .subcommand(commands::install::command())
+        .subcommand(commands::scan::command());
+    // The AgentDojo tooling, off the hook's path (the `replay` feature, on by default).
+    #[cfg(feature = "replay")]
+    let cmd = cmd.subcommand(commands::replay::command());
+    cmd.subcommand(commands::install::command())
         .subcommand(commands::install::uninstall_command())
         .subcommand(commands::doctor::command())
         .subcommand(commands::demo::command())
@@ -100,7 +103,7 @@ fn parse_hook_args(args: &[String]) -> Option<(String, Flags)> {
 
 /// Reads the event and runs the hook; a panic still ends in the fail-closed answer for the
 /// event's kind (a panic on a post-tool event must not block anything).
-fn run_hook(harness: &str, flags: &Flags) -> i32 {
+fn run_hook(harness: &str, flags: &Flags) -> ExitStatus {
     let input = match hook::read_stdin() {
         Ok(b) => b,
         Err(e) => {
@@ -136,7 +139,8 @@ fn run_hook(harness: &str, flags: &Flags) -> i32 {
     }
 }
 
-fn emit(r: &intentshield::adapters::Rendered) -> i32 {
+/// Writes the rendered answer; its exit code (the harness renderer's choice) passes through.
+fn emit(r: &intentshield::adapters::Rendered) -> ExitStatus {
     let mut so = std::io::stdout().lock();
     let _ = so.write_all(r.stdout.as_bytes());
     if !r.stdout.is_empty() {
@@ -148,7 +152,7 @@ fn emit(r: &intentshield::adapters::Rendered) -> i32 {
         let _ = writeln!(se, "{}", r.stderr);
         let _ = se.flush();
     }
-    r.exit_code
+    ExitStatus::passthrough(r.exit_code)
 }
 
 fn main() {
@@ -157,14 +161,14 @@ fn main() {
         if let Some((harness, flags)) = parse_hook_args(&args[1..]) {
             // A panic anywhere must still end in an explicit deny: the harnesses let a call
             // through when a hook crashes (hook-protocols.md §9, §10).
-            let code = match std::panic::catch_unwind(|| run_hook(&harness, &flags)) {
-                Ok(code) => code,
+            let status = match std::panic::catch_unwind(|| run_hook(&harness, &flags)) {
+                Ok(status) => status,
                 Err(_) => {
                     emit(&hook::fail(Harness::from_name(&harness), None, "internal error").rendered)
                 }
             };
             // Exit without running destructors (perf-notes.md §1).
-            std::process::exit(code);
+            std::process::exit(status.code());
         }
         // Bad hook arguments: clap explains on stderr, but the harness still gets a deny.
         let out = hook::fail(
@@ -177,17 +181,18 @@ fn main() {
         {
             if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) {
                 let _ = e.print();
-                std::process::exit(0);
+                std::process::exit(ExitStatus::SUCCESS.code());
             }
         }
-        std::process::exit(emit(&out.rendered));
+        std::process::exit(emit(&out.rendered).code());
     }
     let m = cli().get_matches();
-    let code = match m.subcommand() {
+    let result: CliResult = match m.subcommand() {
         Some(("check", sub)) => commands::check::run(sub),
         Some(("log", sub)) => commands::log::run(sub),
         Some(("approve", sub)) => commands::log::run_approve(sub),
         Some(("scan", sub)) => commands::scan::run(sub),
+        #[cfg(feature = "replay")]
         Some(("replay", sub)) => commands::replay::run(sub),
         Some(("install", sub)) => commands::install::run(sub),
         Some(("uninstall", sub)) => commands::install::run_uninstall(sub),
@@ -197,9 +202,10 @@ fn main() {
         Some(("mcp", sub)) => commands::mcp::run(sub),
         Some(("wrap", sub)) => commands::wrap::run(sub, false),
         Some(("unwrap", sub)) => commands::wrap::run(sub, true),
-        _ => 2,
+        _ => Ok(ExitStatus::ERROR),
     };
-    std::process::exit(code);
+    // The one place a command's result becomes the process exit code.
+    std::process::exit(exit::code_of(result));
 }
 
 #[cfg(test)]

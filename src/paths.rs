@@ -23,7 +23,7 @@ impl PathContext {
     /// Context from the environment and the event's cwd.
     pub fn new(cwd: Option<&str>, own: Vec<PathBuf>) -> PathContext {
         PathContext {
-            home: std::env::var("HOME").ok().filter(|h| !h.is_empty()),
+            home: crate::env::text(crate::env::HOME),
             cwd: cwd.map(str::to_string),
             own,
         }

@@ -62,10 +62,7 @@ pub fn analyze(cmd: &str) -> Analysis {
 }
 
 fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
-    let mut end = cmd.len().min(MAX_COMMAND);
-    while !cmd.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = crate::text::floor_boundary(cmd, MAX_COMMAND);
     let (toks, subs, lex_complete) = lex(&cmd[..end]);
     let mut a = Analysis {
         incomplete: end < cmd.len() || !lex_complete || depth >= MAX_DEPTH,

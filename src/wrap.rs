@@ -683,32 +683,11 @@ fn private(orig: &std::fs::Permissions) -> std::fs::Permissions {
     orig.clone()
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, with
-/// the given permissions from the start (the backup holds the user's secrets; the sidecar is
-/// owner-only).
+/// Writes `bytes` to `path` atomically with exactly `perm` from the start (the backup holds
+/// the user's secrets; the sidecar is owner-only). Errors name the file.
 fn write_atomic(path: &Path, bytes: &[u8], perm: &std::fs::Permissions) -> Result<(), String> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.intentshield-tmp-{}", std::process::id()));
-    let res = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.set_permissions(perm.clone())?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = res {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("{}: {e}", path.display()));
-    }
-    Ok(())
+    crate::fsutil::write_atomic(path, bytes, crate::fsutil::Mode::Exactly(perm.clone()))
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 use crate::adapters;
 use crate::config::Flags;
 use crate::event::Harness;
+use crate::exit::{CliError, CliResult, ExitStatus};
 use crate::hook;
 use crate::state::Store;
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -38,7 +39,7 @@ pub fn command() -> Command {
 }
 
 /// Runs `check`. Exit status: 0 all allowed, 1 something asked or denied, 2 an error.
-pub fn run(m: &ArgMatches) -> i32 {
+pub fn run(m: &ArgMatches) -> CliResult {
     let flags = Flags {
         review: m.get_one::<String>("review").cloned(),
         outputs: m.get_one::<String>("outputs").cloned(),
@@ -53,32 +54,28 @@ pub fn run(m: &ArgMatches) -> i32 {
     let mut mem = if flags.db.is_none() {
         match Store::open_in_memory() {
             Ok(s) => Some(s),
-            Err(e) => {
-                eprintln!("intentshield check: {e}");
-                return 2;
-            }
+            Err(e) => return Err(CliError::error("intentshield check", e)),
         }
     } else {
         None
     };
     let json_out = m.get_flag("json");
     let show_rendered = m.get_flag("rendered");
-    let mut worst = 0;
+    let mut worst = ExitStatus::SUCCESS;
     for file in m.get_many::<String>("events").into_iter().flatten() {
         let input = if file == "-" {
             match hook::read_stdin() {
                 Ok(b) => b,
-                Err(e) => {
-                    eprintln!("intentshield check: stdin: {e}");
-                    return 2;
-                }
+                Err(e) => return Err(CliError::error("intentshield check", format!("stdin: {e}"))),
             }
         } else {
             match std::fs::read(file) {
                 Ok(b) => b,
                 Err(e) => {
-                    eprintln!("intentshield check: {file}: {e}");
-                    return 2;
+                    return Err(CliError::error(
+                        "intentshield check",
+                        format!("{file}: {e}"),
+                    ))
                 }
             }
         };
@@ -153,11 +150,11 @@ pub fn run(m: &ArgMatches) -> i32 {
             }
         }
         let level = match d.verdict {
-            crate::decision::Verdict::Allow => 0,
-            _ if d.reason == crate::decision::Reason::Error => 2,
-            _ => 1,
+            crate::decision::Verdict::Allow => ExitStatus::SUCCESS,
+            _ if d.reason == crate::decision::Reason::Error => ExitStatus::ERROR,
+            _ => ExitStatus::FAILURE,
         };
         worst = worst.max(level);
     }
-    worst
+    Ok(worst)
 }

@@ -81,24 +81,21 @@ pub fn script(h: Harness, cwd: &str) -> Vec<(String, Value)> {
 }
 
 /// Runs `demo`. Exit 0 when every step got an answer the harness could read, 1 otherwise.
-pub fn run(m: &ArgMatches) -> i32 {
+pub fn run(m: &ArgMatches) -> crate::exit::CliResult {
     let h = m
         .get_one::<String>("harness")
         .and_then(|n| Harness::from_name(n))
         .unwrap_or(Harness::Claude);
     let raw = m.get_flag("raw");
-    let exe = match super::install::current_exe() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("intentshield: {e}");
-            return 1;
-        }
-    };
+    let exe = super::install::current_exe()
+        .map_err(|e| crate::exit::CliError::failure("intentshield", e))?;
     let dir = std::env::temp_dir().join(format!("intentshield-demo-{}", std::process::id()));
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        eprintln!("intentshield: cannot create {}: {e}", dir.display());
-        return 1;
-    }
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        crate::exit::CliError::failure(
+            "intentshield",
+            format!("cannot create {}: {e}", dir.display()),
+        )
+    })?;
     let _ = std::fs::write(
         dir.join("README.md"),
         "# Project\n\nHow to build: cargo build\n",
@@ -156,5 +153,5 @@ pub fn run(m: &ArgMatches) -> i32 {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    i32::from(failures > 0)
+    Ok(crate::exit::ExitStatus::failure_if(failures > 0))
 }

@@ -56,8 +56,8 @@ impl Out {
 /// Where the hook keeps its database: `$INTENTSHIELD_DB`, else the platform data directory
 /// (`directories::ProjectDirs::from("", "", "intentshield")`) / `intentshield.db`.
 pub fn db_path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("INTENTSHIELD_DB").filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(p));
+    if let Some(p) = crate::env::db_override() {
+        return Some(p);
     }
     directories::ProjectDirs::from("", "", "intentshield")
         .map(|d| d.data_dir().join("intentshield.db"))
@@ -394,14 +394,8 @@ fn first_line(s: &str) -> &str {
 }
 
 /// Runs `doctor`. Exit 0 when nothing failed (warnings allowed), 1 otherwise.
-pub fn run(m: &ArgMatches) -> i32 {
-    let env = match Env::from_process() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("intentshield: {e}");
-            return 1;
-        }
-    };
+pub fn run(m: &ArgMatches) -> crate::exit::CliResult {
+    let env = Env::from_process().map_err(|e| crate::exit::CliError::failure("intentshield", e))?;
     let mut out = Out::default();
     let db = db_path();
     println!("Database:");
@@ -445,5 +439,7 @@ pub fn run(m: &ArgMatches) -> i32 {
     } else {
         println!("doctor: to fix: {}", fixes.join("; "));
     }
-    i32::from(!out.problems.is_empty())
+    Ok(crate::exit::ExitStatus::failure_if(
+        !out.problems.is_empty(),
+    ))
 }

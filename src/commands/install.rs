@@ -2,6 +2,7 @@
 //! [--dry-run]`. The work is in [`crate::install`]; this is the command line and the report.
 
 use crate::event::Harness;
+use crate::exit::{CliError, CliResult, ExitStatus};
 use crate::install::{self, Change, Env, Options, Scope};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::path::PathBuf;
@@ -127,21 +128,9 @@ fn report(h: Harness, changes: &[Change], dry_run: bool, verb: &str) -> Result<(
     Ok(())
 }
 
-fn run_both(m: &ArgMatches, installing: bool) -> i32 {
-    let env = match Env::from_process() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("intentshield: {e}");
-            return 1;
-        }
-    };
-    let exe = match current_exe() {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("intentshield: {e}");
-            return 1;
-        }
-    };
+fn run_both(m: &ArgMatches, installing: bool) -> CliResult {
+    let env = Env::from_process().map_err(|e| CliError::failure("intentshield", e))?;
+    let exe = current_exe().map_err(|e| CliError::failure("intentshield", e))?;
     let opts = Options {
         scope: scope_of(m),
         review: if installing {
@@ -154,10 +143,10 @@ fn run_both(m: &ArgMatches, installing: bool) -> i32 {
     let dry_run = m.get_flag("dry-run");
     let hs = targets(m, &env, installing);
     if hs.is_empty() {
-        eprintln!(
-            "intentshield: no harness found on this machine (looked for ~/.claude, ~/.codex, ~/.cursor, ~/.gemini and the programs on PATH); name one: intentshield install claude"
-        );
-        return 1;
+        return Err(CliError::failure(
+            "intentshield",
+            "no harness found on this machine (looked for ~/.claude, ~/.codex, ~/.cursor, ~/.gemini and the programs on PATH); name one: intentshield install claude",
+        ));
     }
     let mut failed = 0;
     for h in hs {
@@ -198,7 +187,7 @@ fn run_both(m: &ArgMatches, installing: bool) -> i32 {
     if installing && failed == 0 && !dry_run {
         println!("Check it with: intentshield doctor");
     }
-    i32::from(failed > 0)
+    Ok(ExitStatus::failure_if(failed > 0))
 }
 
 /// Settings that keep every hook from running although ours is installed: Claude Code
@@ -235,11 +224,11 @@ fn switched_off(h: Harness, opts: &Options, env: &Env) -> Vec<String> {
 }
 
 /// Runs `install`. Exit 0 on success (also when nothing needed to change), 1 on any error.
-pub fn run(m: &ArgMatches) -> i32 {
+pub fn run(m: &ArgMatches) -> CliResult {
     run_both(m, true)
 }
 
 /// Runs `uninstall`. Exit 0 on success, 1 on any error.
-pub fn run_uninstall(m: &ArgMatches) -> i32 {
+pub fn run_uninstall(m: &ArgMatches) -> CliResult {
     run_both(m, false)
 }

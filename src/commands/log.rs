@@ -1,6 +1,7 @@
 //! `intentshield log` (recent decisions from the audit, newest first) and
 //! `intentshield approve <id>` (let one asked-for call through once).
 
+use crate::exit::{CliError, CliResult, ExitStatus};
 use crate::state::{self, Store};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::json;
@@ -53,26 +54,16 @@ pub fn command() -> Command {
 }
 
 /// Runs `log`. Exit status 0, or 2 on a database error.
-pub fn run(m: &ArgMatches) -> i32 {
-    let store = match open(m) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("intentshield log: {e}");
-            return 2;
-        }
-    };
+pub fn run(m: &ArgMatches) -> CliResult {
+    let store = open(m).map_err(|e| CliError::error("intentshield log", e))?;
     let limit = *m.get_one::<i64>("limit").unwrap_or(&20);
-    let rows = match store.recent_decisions(
-        m.get_one::<String>("session").map(String::as_str),
-        m.get_one::<String>("decision").map(String::as_str),
-        limit,
-    ) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("intentshield log: {e}");
-            return 2;
-        }
-    };
+    let rows = store
+        .recent_decisions(
+            m.get_one::<String>("session").map(String::as_str),
+            m.get_one::<String>("decision").map(String::as_str),
+            limit,
+        )
+        .map_err(|e| CliError::error("intentshield log", e))?;
     for r in rows {
         if m.get_flag("json") {
             println!(
@@ -96,7 +87,7 @@ pub fn run(m: &ArgMatches) -> i32 {
             );
         }
     }
-    0
+    Ok(ExitStatus::SUCCESS)
 }
 
 /// UTC `YYYY-MM-DD HH:MM:SS` from Unix seconds (civil-from-days, Howard Hinnant's algorithm).
@@ -135,30 +126,19 @@ pub fn approve_command() -> Command {
 }
 
 /// Runs `approve`. Exit status 0, or 2 with the reason.
-pub fn run_approve(m: &ArgMatches) -> i32 {
-    let store = match open(m) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("intentshield approve: {e}");
-            return 2;
-        }
-    };
+pub fn run_approve(m: &ArgMatches) -> CliResult {
+    let store = open(m).map_err(|e| CliError::error("intentshield approve", e))?;
     let id = *m.get_one::<i64>("id").expect("required");
-    match store.approve(id) {
-        Ok(r) => {
-            println!(
-                "approved once: {} in session {} ({}). Ask the agent to retry the same call.",
-                r.tool.unwrap_or_default(),
-                r.session_id,
-                r.reason_code
-            );
-            0
-        }
-        Err(e) => {
-            eprintln!("intentshield approve: {e}");
-            2
-        }
-    }
+    let r = store
+        .approve(id)
+        .map_err(|e| CliError::error("intentshield approve", e))?;
+    println!(
+        "approved once: {} in session {} ({}). Ask the agent to retry the same call.",
+        r.tool.unwrap_or_default(),
+        r.session_id,
+        r.reason_code
+    );
+    Ok(ExitStatus::SUCCESS)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! approve|list` (the operator's side of the shared MCP catalog).
 
 use crate::catalog;
+use crate::exit::{CliError, CliResult, ExitStatus};
 use crate::mcp as proxy;
 use crate::state::Store;
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -27,26 +28,21 @@ pub fn proxy_command() -> Command {
 
 /// Runs `mcp-proxy` on stdin/stdout. Exit status: the server's, 1 when it cannot start, 2 on
 /// bad settings.
-pub fn run_proxy(m: &ArgMatches) -> i32 {
+pub fn run_proxy(m: &ArgMatches) -> CliResult {
     let command: Vec<String> = m
         .get_many::<String>("command")
         .map(|v| v.cloned().collect())
         .unwrap_or_default();
-    let config = match proxy::load_config(
+    let config = proxy::load_config(
         m.get_one::<String>("config").map(PathBuf::from),
         m.get_one::<String>("db").map(PathBuf::from),
-    ) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("intentshield mcp-proxy: {e}");
-            return 2;
-        }
-    };
+    )
+    .map_err(|e| CliError::error("intentshield mcp-proxy", e))?;
     let server = m
         .get_one::<String>("name")
         .cloned()
         .unwrap_or_else(|| proxy::default_name(&command));
-    proxy::run(
+    let code = proxy::run(
         proxy::Options {
             server,
             command,
@@ -54,7 +50,8 @@ pub fn run_proxy(m: &ArgMatches) -> i32 {
         },
         std::io::stdin(),
         std::io::stdout(),
-    )
+    );
+    Ok(ExitStatus::passthrough(code))
 }
 
 fn db_arg() -> Arg {
@@ -89,39 +86,30 @@ fn open(m: &ArgMatches) -> Result<Store, String> {
 }
 
 /// Runs `mcp approve|list`. Exit status 0, or 2 with the reason on stderr.
-pub fn run(m: &ArgMatches) -> i32 {
-    let (sub, sm) = match m.subcommand() {
-        Some(x) => x,
-        None => return 2,
+pub fn run(m: &ArgMatches) -> CliResult {
+    let Some((sub, sm)) = m.subcommand() else {
+        return Ok(ExitStatus::ERROR);
     };
-    let mut store = match open(sm) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("intentshield mcp: {e}");
-            return 2;
-        }
-    };
+    let mut store = open(sm).map_err(|e| CliError::error("intentshield mcp", e))?;
     match sub {
         "approve" => {
             let server = sm.get_one::<String>("server").expect("required");
             let r = store.begin().and_then(|_| catalog::approve(&store, server));
             match r {
                 Ok(n) => {
-                    if let Err(e) = store.commit() {
-                        eprintln!("intentshield mcp approve: {e}");
-                        return 2;
-                    }
+                    store
+                        .commit()
+                        .map_err(|e| CliError::error("intentshield mcp approve", e))?;
                     if n == 0 {
                         eprintln!("intentshield mcp approve: no tools recorded for '{server}' (launch pin accepted if any)");
                     } else {
                         println!("approved the current version of {n} tool(s) of '{server}' and its launch; poisoned tools stay quarantined");
                     }
-                    0
+                    Ok(ExitStatus::SUCCESS)
                 }
                 Err(e) => {
                     store.rollback();
-                    eprintln!("intentshield mcp approve: {e}");
-                    2
+                    Err(CliError::error("intentshield mcp approve", e))
                 }
             }
         }
@@ -147,13 +135,10 @@ pub fn run(m: &ArgMatches) -> i32 {
                         r.reason.unwrap_or_default()
                     );
                 }
-                0
+                Ok(ExitStatus::SUCCESS)
             }
-            Err(e) => {
-                eprintln!("intentshield mcp list: {e}");
-                2
-            }
+            Err(e) => Err(CliError::error("intentshield mcp list", e)),
         },
-        _ => 2,
+        _ => Ok(ExitStatus::ERROR),
     }
 }

@@ -1,5 +1,5 @@
 //! Subcommands other than the hook itself. Each exposes `command()` (its clap definition) and
-//! `run(&ArgMatches) -> i32` (the exit status).
+//! `run(&ArgMatches) -> exit::CliResult` (the exit status, or the error `main` prints).
 
 pub mod check;
 pub mod demo;
@@ -7,6 +7,7 @@ pub mod doctor;
 pub mod install;
 pub mod log;
 pub mod mcp;
+#[cfg(feature = "replay")]
 pub mod replay;
 pub mod scan;
 pub mod wrap;

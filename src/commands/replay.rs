@@ -40,6 +40,7 @@ use serde_json::{json, Value};
 
 use crate::config::Flags;
 use crate::decision::{Reason, Verdict};
+use crate::exit::{CliError, CliResult, ExitStatus};
 use crate::hook;
 use crate::state::Store;
 
@@ -665,10 +666,13 @@ pub fn command() -> Command {
         )
 }
 
-/// Runs `replay`; returns the exit code (0, or 2 on an unreadable input or a failed event).
-pub fn run(m: &ArgMatches) -> i32 {
+/// The prefix of `replay`'s error lines.
+const CONTEXT: &str = "intentshield replay";
+
+/// Runs `replay`; returns the exit status (0, or 2 on an unreadable input or a failed event).
+pub fn run(m: &ArgMatches) -> CliResult {
     let Some(file) = m.get_one::<PathBuf>("file") else {
-        return 2;
+        return Ok(ExitStatus::ERROR);
     };
     let flags = Flags {
         review: m.get_one::<String>("review").cloned(),
@@ -677,13 +681,7 @@ pub fn run(m: &ArgMatches) -> i32 {
         db: None,
         config: m.get_one::<PathBuf>("config").cloned(),
     };
-    let traces = match read_traces(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("intentshield replay: {e}");
-            return 2;
-        }
-    };
+    let traces = read_traces(file).map_err(|e| CliError::error(CONTEXT, e))?;
     let exe;
     let mode = if m.get_flag("exec") {
         exe = match m.get_one::<PathBuf>("bin") {
@@ -691,8 +689,10 @@ pub fn run(m: &ArgMatches) -> i32 {
             None => match std::env::current_exe() {
                 Ok(p) => p,
                 Err(e) => {
-                    eprintln!("intentshield replay: cannot find this binary: {e}");
-                    return 2;
+                    return Err(CliError::error(
+                        CONTEXT,
+                        format!("cannot find this binary: {e}"),
+                    ))
                 }
             },
         };
@@ -703,10 +703,7 @@ pub fn run(m: &ArgMatches) -> i32 {
     let mut calls_out = match m.get_one::<PathBuf>("calls") {
         Some(p) => match std::fs::File::create(p) {
             Ok(f) => Some(std::io::BufWriter::new(f)),
-            Err(e) => {
-                eprintln!("intentshield replay: {}: {e}", p.display());
-                return 2;
-            }
+            Err(e) => return Err(CliError::error(CONTEXT, format!("{}: {e}", p.display()))),
         },
         None => None,
     };
@@ -714,13 +711,7 @@ pub fn run(m: &ArgMatches) -> i32 {
     let mut report = Report::default();
     let mut events = 0usize;
     for t in &traces {
-        let r = match replay_trace(t, &flags, &mode) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("intentshield replay: {e}");
-                return 2;
-            }
-        };
+        let r = replay_trace(t, &flags, &mode).map_err(|e| CliError::error(CONTEXT, e))?;
         events += t.steps.len();
         if let Some(w) = calls_out.as_mut() {
             for c in &r.calls {
@@ -731,8 +722,7 @@ pub fn run(m: &ArgMatches) -> i32 {
                     "tool": c.tool, "verdict": c.verdict.name(), "reason": c.reason, "rules": c.rules, "message": c.message,
                 });
                 if writeln!(w, "{line}").is_err() {
-                    eprintln!("intentshield replay: cannot write the calls file");
-                    return 2;
+                    return Err(CliError::error(CONTEXT, "cannot write the calls file"));
                 }
             }
         }
@@ -740,8 +730,7 @@ pub fn run(m: &ArgMatches) -> i32 {
     }
     if let Some(mut w) = calls_out {
         if w.flush().is_err() {
-            eprintln!("intentshield replay: cannot write the calls file");
-            return 2;
+            return Err(CliError::error(CONTEXT, "cannot write the calls file"));
         }
     }
     let elapsed = start.elapsed();
@@ -768,7 +757,7 @@ pub fn run(m: &ArgMatches) -> i32 {
         })
     };
     if written.is_err() {
-        return 2;
+        return Ok(ExitStatus::ERROR);
     }
-    0
+    Ok(ExitStatus::SUCCESS)
 }

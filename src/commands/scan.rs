@@ -24,6 +24,7 @@ use std::time::Instant;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
 use crate::detect::{scan, Report, TextKind};
+use crate::exit::{CliError, CliResult, ExitStatus};
 
 /// The clap definition of `scan`.
 pub fn command() -> Command {
@@ -57,8 +58,8 @@ pub fn command() -> Command {
         )
 }
 
-/// Runs `scan`; returns the exit code (0 clean, 1 flagged, 2 error).
-pub fn run(m: &ArgMatches) -> i32 {
+/// Runs `scan`; returns the exit status (0 clean, 1 flagged, 2 error).
+pub fn run(m: &ArgMatches) -> CliResult {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let code = if let Some(src) = m.get_one::<String>("jsonl") {
@@ -73,14 +74,16 @@ pub fn run(m: &ArgMatches) -> i32 {
             .map(|v| v.cloned().collect())
             .unwrap_or_default();
         if files.is_empty() {
-            eprintln!("intentshield scan: no input (give FILE..., - for stdin, or --jsonl DIR)");
-            2
+            return Err(CliError::error(
+                "intentshield scan",
+                "no input (give FILE..., - for stdin, or --jsonl DIR)",
+            ));
         } else {
             run_files(&files, kind, &mut out)
         }
     };
     let _ = out.flush();
-    code
+    Ok(code)
 }
 
 fn read_input(name: &str) -> std::io::Result<String> {
@@ -97,7 +100,7 @@ fn read_input(name: &str) -> std::io::Result<String> {
 }
 
 /// Text mode: scans each file and prints the verdict and evidence.
-pub fn run_files(files: &[String], kind: TextKind, out: &mut dyn Write) -> i32 {
+pub fn run_files(files: &[String], kind: TextKind, out: &mut dyn Write) -> ExitStatus {
     let mut any_flagged = false;
     let mut any_error = false;
     for name in files {
@@ -119,11 +122,9 @@ pub fn run_files(files: &[String], kind: TextKind, out: &mut dyn Write) -> i32 {
         }
     }
     if any_error {
-        2
-    } else if any_flagged {
-        1
+        ExitStatus::ERROR
     } else {
-        0
+        ExitStatus::failure_if(any_flagged)
     }
 }
 
@@ -256,12 +257,12 @@ fn list_inputs(src: &Path) -> std::io::Result<Vec<(PathBuf, Option<String>)>> {
 }
 
 /// Corpus mode: scans every item and prints the summary (or one JSON line per item).
-pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> i32 {
+pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> ExitStatus {
     let inputs = match list_inputs(src) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("intentshield scan: {}: {e}", src.display());
-            return 2;
+            return ExitStatus::ERROR;
         }
     };
     let mut table: BTreeMap<(String, String), Tally> = BTreeMap::new();
@@ -346,7 +347,7 @@ pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> i32 {
                     "reasons": r.reasons(),
                 });
                 if writeln!(out, "{o}").is_err() {
-                    return 2;
+                    return ExitStatus::ERROR;
                 }
             }
         }
@@ -358,9 +359,9 @@ pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> i32 {
         let _ = write_summary(out, &table, bad, &times_us, bytes_total);
     }
     if error {
-        2
+        ExitStatus::ERROR
     } else {
-        0
+        ExitStatus::SUCCESS
     }
 }
 

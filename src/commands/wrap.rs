@@ -1,5 +1,6 @@
 //! `intentshield wrap FILE` and `intentshield unwrap FILE` ([`crate::wrap`]).
 
+use crate::exit::{CliError, CliResult, ExitStatus};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::path::PathBuf;
 
@@ -36,7 +37,7 @@ pub fn unwrap_command() -> Command {
 }
 
 /// Runs `wrap` (or `unwrap` when `unwrap`). Exit status 0, or 2 with the reason on stderr.
-pub fn run(m: &ArgMatches, unwrap: bool) -> i32 {
+pub fn run(m: &ArgMatches, unwrap: bool) -> CliResult {
     let file = PathBuf::from(m.get_one::<String>("file").expect("required"));
     let dry = m.get_flag("dry-run");
     let bin = if unwrap {
@@ -47,8 +48,10 @@ pub fn run(m: &ArgMatches, unwrap: bool) -> i32 {
             None => match crate::commands::install::current_exe() {
                 Ok(p) => p.display().to_string(),
                 Err(e) => {
-                    eprintln!("intentshield wrap: {e}; pass --bin");
-                    return 2;
+                    return Err(CliError::error(
+                        "intentshield wrap",
+                        format!("{e}; pass --bin"),
+                    ))
                 }
             },
         }
@@ -69,11 +72,8 @@ pub fn run(m: &ArgMatches, unwrap: bool) -> i32 {
             if dry && !out.changed.is_empty() {
                 println!("--- {} after {verb}:\n{}", file.display(), out.text);
             }
-            0
+            Ok(ExitStatus::SUCCESS)
         }
-        Err(e) => {
-            eprintln!("intentshield {verb}: {e}");
-            2
-        }
+        Err(e) => Err(CliError::error(&format!("intentshield {verb}"), e)),
     }
 }

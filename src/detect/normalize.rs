@@ -302,10 +302,7 @@ fn fold(text: &str, hidden: &mut Vec<(&'static str, String)>, stats: &mut Stats)
         let b = bytes[i];
         if b < 0x80 {
             if b == 0x1b {
-                let mut j = skip_ansi(bytes, i).min(n);
-                while j < n && !text.is_char_boundary(j) {
-                    j += 1;
-                }
+                let j = crate::text::ceil_boundary(text, skip_ansi(bytes, i).min(n));
                 if stats.ansi == 0 {
                     hidden.push(("hidden.ansi_escape", escape_excerpt(&text[i..j])));
                 }
@@ -516,11 +513,7 @@ pub fn normalize(text: &str) -> Normalized {
     let mut truncated = false;
     let text = if text.len() > MAX_INPUT {
         truncated = true;
-        let mut cut = MAX_INPUT;
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        &text[..cut]
+        crate::text::cap(text, MAX_INPUT)
     } else {
         text
     };

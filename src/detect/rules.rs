@@ -29,6 +29,7 @@ use std::sync::OnceLock;
 
 use super::normalize::Normalized;
 use super::{Finding, TextKind};
+use crate::text::{cap, ceil_boundary, floor_boundary};
 
 /// Sum of family weights at which a text is flagged.
 pub const FLAG_THRESHOLD: u32 = 3;
@@ -1118,29 +1119,9 @@ fn regex_for(i: usize) -> Option<&'static regex_lite::Regex> {
         .as_ref()
 }
 
-fn floor_boundary(s: &str, mut i: usize) -> usize {
-    if i >= s.len() {
-        return s.len();
-    }
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_boundary(s: &str, mut i: usize) -> usize {
-    if i >= s.len() {
-        return s.len();
-    }
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
-}
-
 /// Cuts `s` to at most [`EXCERPT_MAX`] bytes at a char boundary.
 pub fn excerpt(s: &str) -> String {
-    s[..floor_boundary(s, EXCERPT_MAX)].to_string()
+    cap(s, EXCERPT_MAX).to_string()
 }
 
 /// Runs every rule enabled for `kind` on a normalized text. Returns at most one finding per

@@ -2,8 +2,9 @@
 //! backup per settings file.
 
 use super::InstallError;
+use crate::fsutil::{Mode, Step};
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Largest settings file we read (hand-written settings are a few KiB).
@@ -67,47 +68,20 @@ pub fn check_writable(path: &Path) -> Result<(), InstallError> {
     }
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same directory, flushed, given
-/// the old file's mode, then renamed over it. Creates missing parent directories.
+/// Writes `text` to `path` atomically ([`crate::fsutil::write_atomic`]): a temporary file in
+/// the same directory, given the old file's mode (a new file gets the default one), synced,
+/// then renamed over it. Creates missing parent directories.
+///
+/// # Errors
+/// Names the file: `cannot create directory` (the parent), `cannot create` (the temporary
+/// file) or `cannot write`; the target is unchanged.
 pub fn atomic_write(path: &Path, text: &str) -> Result<(), InstallError> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)
-        .map_err(|e| InstallError::at(dir, format!("cannot create directory: {e}")))?;
-    let old_perm = fs::metadata(path).ok().map(|m| m.permissions());
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "settings".into());
-    let mut n = 0u32;
-    let (tmp, mut file) = loop {
-        let tmp = dir.join(format!(
-            ".{name}.intentshield-{}-{n}.tmp",
-            std::process::id()
-        ));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
-            Err(e) => return Err(InstallError::at(&tmp, format!("cannot create: {e}"))),
-        }
-    };
-    let result = (|| -> std::io::Result<()> {
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        if let Some(p) = &old_perm {
-            fs::set_permissions(&tmp, p.clone())?;
-        }
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(InstallError::at(path, format!("cannot write: {e}")));
-    }
-    Ok(())
+    crate::fsutil::write_atomic(path, text.as_bytes(), Mode::Keep).map_err(|e| {
+        let what = match e.step {
+            Step::CreateDir => "cannot create directory",
+            Step::CreateTemp => "cannot create",
+            Step::Write => "cannot write",
+        };
+        InstallError::at(&e.path, format!("{what}: {}", e.source))
+    })
 }

@@ -94,9 +94,7 @@ impl Env {
             .ok_or_else(|| InstallError::msg("cannot find the home directory ($HOME)"))?;
         let project = std::env::current_dir()
             .map_err(|e| InstallError::msg(format!("cannot read the current directory: {e}")))?;
-        let codex_home = std::env::var_os("CODEX_HOME")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from);
+        let codex_home = crate::env::path(crate::env::CODEX_HOME);
         Ok(Env {
             home,
             project,
@@ -329,7 +327,7 @@ pub fn harness_found(h: Harness, env: &Env) -> bool {
         Harness::Cursor => &["cursor", "cursor-agent"],
         Harness::Gemini => &["gemini"],
     };
-    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::var_os(crate::env::PATH).unwrap_or_default();
     std::env::split_paths(&path).any(|d| programs.iter().any(|p| d.join(p).is_file()))
 }
 

@@ -85,8 +85,8 @@ pub fn now() -> i64 {
 /// "no home directory to keep the database in" when `INTENTSHIELD_DB` is unset or empty and
 /// the platform has no data directory for this user.
 pub fn default_db_path() -> Result<PathBuf> {
-    if let Some(p) = std::env::var_os("INTENTSHIELD_DB").filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(p));
+    if let Some(p) = crate::env::db_override() {
+        return Ok(p);
     }
     let dirs = directories::ProjectDirs::from("", "", "intentshield")
         .ok_or_else(|| StateError("no home directory to keep the database in".into()))?;
