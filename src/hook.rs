@@ -7,10 +7,10 @@
 //! junk on stdout). The error is also appended to `errors.log` beside the database. Nothing
 //! but the harness's answer is written to stdout.
 
-use crate::adapters::{self, RenderOptions, Rendered};
 use crate::config::{self, Flags};
 use crate::decision::Decision;
 use crate::event::{Event, Harness};
+use crate::harness::{self, RenderOptions, Rendered};
 use crate::paths::PathContext;
 use crate::policy::{self, Context};
 use crate::state::{self, AuditEntry, Store};
@@ -79,11 +79,11 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
         }
     };
     // Cursor also runs hooks from Claude Code's settings files (hook-protocols.md §3.6).
-    if harness == Harness::Claude && adapters::sniff(&raw) == Some(Harness::Cursor) {
+    if harness == Harness::Claude && harness::sniff(&raw) == Some(Harness::Cursor) {
         harness = Harness::Cursor;
     }
     let event_name = raw.get("hook_event_name").and_then(Value::as_str);
-    let ev = match adapters::parse(harness, &raw) {
+    let ev = match harness::parse(harness, &raw) {
         Ok(ev) => ev,
         Err(e) => return fail(Some(harness), event_name, &format!("malformed event: {e}")),
     };
@@ -120,7 +120,7 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
     };
     match result {
         Ok(d) => {
-            let rendered = adapters::render(&ev, &d, &opts);
+            let rendered = harness::render(&ev, &d, &opts);
             Outcome {
                 event: Some(ev),
                 decision: d,
@@ -174,7 +174,7 @@ fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state:
 pub fn fail(harness: Option<Harness>, event_name: Option<&str>, msg: &str) -> Outcome {
     let decision = Decision::error(msg);
     let rendered = match harness {
-        Some(h) => adapters::render_error(h, event_name, msg),
+        Some(h) => harness::render_error(h, event_name, msg),
         // Unknown harness: exit 2 with the reason on stderr blocks in all four (Cursor treats
         // exit 2 on a permission event as a deny).
         None => Rendered {

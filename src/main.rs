@@ -136,7 +136,7 @@ fn run_hook(harness: &str, flags: &Flags) -> i32 {
     }
 }
 
-fn emit(r: &intentshield::adapters::Rendered) -> i32 {
+fn emit(r: &intentshield::harness::Rendered) -> i32 {
     let mut so = std::io::stdout().lock();
     let _ = so.write_all(r.stdout.as_bytes());
     if !r.stdout.is_empty() {
