@@ -146,11 +146,13 @@ pub struct Tool {
     /// For shell tools, the command line (`command`, or Codex's `cmd`; an argv array is joined
     /// with each element quoted; any other shape is `""`). `None` for every other kind.
     pub command: Option<String>,
-    /// Files the arguments name for reading (`file_path`, `path`, `absolute_path`, ...).
+    /// For file-read tools, the files the arguments name (`file_path`, `path`,
+    /// `absolute_path`, ...); empty for every other kind.
     pub read_paths: Vec<String>,
     /// Files the call writes as its arguments name them: file-writing tools' path fields
-    /// (`edits[].file_path` too), a Codex `apply_patch`'s targets, and for a shell call the
-    /// targets of a patch its command applies (its other writes come from the shell analysis).
+    /// (`edits[].file_path` too) or a Codex `apply_patch`'s targets, and for a shell call the
+    /// targets of a patch its command applies (its other writes come from the shell analysis);
+    /// empty for every other kind.
     pub write_paths: Vec<String>,
     /// The patch text of an `apply_patch` call; `None` for every other tool.
     pub patch: Option<String>,

@@ -34,7 +34,9 @@ const PATCH_KEYS: [&str; 3] = ["command", "input", "patch"];
 
 impl Tool {
     /// A tool with its neutral fields ([`Tool::command`], [`Tool::read_paths`],
-    /// [`Tool::write_paths`], [`Tool::patch`]) derived from `input`.
+    /// [`Tool::write_paths`], [`Tool::patch`]) derived from `input`: read paths for file-read
+    /// tools, write paths for file-writing tools (and patches applied through a shell), the
+    /// command for shell tools, the patch text for `apply_patch`.
     pub fn new(name: &str, kind: ToolKind, mcp: Option<McpTool>, input: Value) -> Tool {
         let mut t = Tool {
             name: name.to_string(),
@@ -58,9 +60,14 @@ impl Tool {
 
     fn derive(&mut self) {
         self.command = shell_command(self.kind, &self.input);
-        self.read_paths = string_fields(&self.input, &READ_KEYS);
+        self.read_paths = match self.kind {
+            ToolKind::FileRead => string_fields(&self.input, &READ_KEYS),
+            _ => Vec::new(),
+        };
         self.patch = (self.name == "apply_patch").then(|| patch_text(&self.input));
-        self.write_paths = if self.name == "apply_patch" {
+        self.write_paths = if self.kind != ToolKind::FileWrite && self.kind != ToolKind::Shell {
+            Vec::new()
+        } else if self.name == "apply_patch" {
             let mut out = Vec::new();
             for key in PATCH_KEYS {
                 if let Some(p) = self.input.get(key).and_then(Value::as_str) {
@@ -180,12 +187,14 @@ mod tests {
             json!({"absolute_path": "/a", "file_path": "/b", "dir_path": "/c"}),
         );
         assert_eq!(t.read_paths, vec!["/b", "/a"]);
+        assert!(t.write_paths.is_empty());
         let t = tool(
             "MultiEdit",
             ToolKind::FileWrite,
             json!({"notebook_path": "/n", "edits": [{"file_path": "/e"}]}),
         );
         assert_eq!(t.write_paths, vec!["/n", "/e"]);
+        assert!(t.read_paths.is_empty());
         assert_eq!(t.patch, None);
     }
 
