@@ -209,3 +209,59 @@ pub(crate) fn ask_as_deny(d: &Decision) -> (bool, String) {
         Verdict::Allow => (false, String::new()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parse_needs_an_object() {
+        for h in Harness::ALL {
+            assert_eq!(
+                parse(h, &json!([1])).unwrap_err(),
+                "event is not a JSON object"
+            );
+        }
+    }
+
+    #[test]
+    fn sniffs_the_sender() {
+        let s = |v| sniff(&v);
+        assert_eq!(
+            s(json!({"hook_event_name": "preToolUse"})),
+            Some(Harness::Cursor)
+        );
+        assert_eq!(
+            s(json!({"hook_event_name": "BeforeTool", "timestamp": "t"})),
+            Some(Harness::Gemini)
+        );
+        assert_eq!(
+            s(json!({"hook_event_name": "PreToolUse", "turn_id": "t"})),
+            Some(Harness::Codex)
+        );
+        assert_eq!(
+            s(json!({"hook_event_name": "PreToolUse"})),
+            Some(Harness::Claude)
+        );
+        assert_eq!(s(json!({})), None);
+    }
+
+    #[test]
+    fn errors_on_events_without_a_call_block_nothing_whoever_named_them() {
+        // A Cursor event name on a Claude Code hook, and the other way round.
+        assert_eq!(
+            render_error(Harness::Claude, Some("afterShellExecution"), "m").exit_code,
+            0
+        );
+        assert_eq!(
+            render_error(Harness::Cursor, Some("Stop"), "m").stdout,
+            "{}"
+        );
+        assert_eq!(
+            render_error(Harness::Gemini, Some("BeforeTool"), "m").exit_code,
+            2
+        );
+        assert_eq!(render_error(Harness::Codex, None, "m").exit_code, 2);
+    }
+}

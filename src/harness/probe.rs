@@ -265,3 +265,77 @@ pub(crate) fn finish(v: &Value, decided: Option<Answer>) -> Answer {
         _ => Answer::NoObjection,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_each_harness_format() {
+        let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
+        assert_eq!(
+            read_answer(Harness::Claude, Some(0), deny, ""),
+            Answer::Deny("no".into())
+        );
+        assert_eq!(
+            read_answer(Harness::Codex, Some(2), "", "bad"),
+            Answer::Deny("bad".into())
+        );
+        assert!(matches!(
+            read_answer(Harness::Codex, Some(2), "", ""),
+            Answer::Failed(_)
+        ));
+        assert_eq!(
+            read_answer(
+                Harness::Gemini,
+                Some(0),
+                r#"{"decision":"deny","reason":"r"}"#,
+                ""
+            ),
+            Answer::Deny("r".into())
+        );
+        assert_eq!(
+            read_answer(
+                Harness::Cursor,
+                Some(0),
+                r#"{"permission":"deny","user_message":"u","agent_message":"a"}"#,
+                ""
+            ),
+            Answer::Deny("a".into())
+        );
+        assert_eq!(
+            read_answer(Harness::Cursor, Some(0), r#"{"permission":"allow"}"#, ""),
+            Answer::Allow("".into())
+        );
+        assert_eq!(
+            read_answer(Harness::Claude, Some(0), "", ""),
+            Answer::NoObjection
+        );
+        assert!(matches!(
+            read_answer(Harness::Claude, Some(1), "junk", ""),
+            Answer::Failed(_)
+        ));
+        assert!(matches!(
+            read_answer(Harness::Claude, None, "", ""),
+            Answer::Failed(_)
+        ));
+    }
+
+    #[test]
+    fn events_carry_each_harness_marks() {
+        let mut s = Session::new(Harness::Cursor, "c1", "/p");
+        let e = s.pre_tool(&Call::Shell("ls".into()));
+        assert_eq!(e["hook_event_name"], "preToolUse");
+        assert!(e.get("cursor_version").is_some());
+        let mut s = Session::new(Harness::Codex, "x", "/p");
+        assert!(s
+            .pre_tool(&Call::Read("/p/README.md".into()))
+            .get("turn_id")
+            .is_some());
+        let mut s = Session::new(Harness::Gemini, "g", "/p");
+        let e = s.pre_tool(&Call::Mcp("srv".into(), "t".into(), json!({})));
+        assert_eq!(e["tool_name"], "mcp_srv_t");
+        assert_eq!(e["mcp_context"]["server_name"], "srv");
+    }
+}

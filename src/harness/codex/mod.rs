@@ -67,3 +67,62 @@ pub const SPEC: HarnessSpec = HarnessSpec {
 pub fn parse(raw: &Value) -> Result<Event, String> {
     super::claude_shape::parse(&SPEC, raw)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decision::{Decision, Reason, Verdict};
+    use crate::event::ToolKind;
+    use crate::harness::Rendered;
+    use serde_json::json;
+
+    fn pre(tool: &str, input: Value) -> Event {
+        parse(
+            &json!({"session_id": "s", "turn_id": "t", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": input}),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn parses_apply_patch_and_argv_shells() {
+        let ev = pre(
+            "apply_patch",
+            json!({"command": "*** Begin Patch\n*** Add File: a.sh\n+x\n*** End Patch"}),
+        );
+        let t = ev.tool.unwrap();
+        assert_eq!(t.kind, ToolKind::FileWrite);
+        assert_eq!(t.write_paths, vec!["a.sh"]);
+        assert!(t.patch.is_some());
+        let t = pre("exec_command", json!({"cmd": ["bash", "-lc", "ls"]}))
+            .tool
+            .unwrap();
+        assert_eq!(t.command.as_deref(), Some("'bash' '-lc' 'ls'"));
+        let ev =
+            parse(&json!({"session_id": "s", "hook_event_name": "PermissionRequest"})).unwrap();
+        assert_eq!(ev.kind, EventKind::Other);
+        assert_eq!(
+            parse(&json!({"hook_event_name": "Stop"})).unwrap_err(),
+            "missing session_id"
+        );
+    }
+
+    #[test]
+    fn ask_is_a_deny_and_a_rewrite_an_allow() {
+        let ev = pre("Bash", json!({"command": "ls"}));
+        let mut d = Decision::new(Verdict::Ask, Reason::SecretEgress, "tok");
+        d.audit_id = Some(7);
+        let out: Value = serde_json::from_str(&render(&ev, &d).stdout).unwrap();
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+        assert!(out["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("intentshield approve 7"));
+        let mut d = Decision::allow();
+        d.updated_input = Some(json!({"command": "pwd"}));
+        let out: Value = serde_json::from_str(&render(&ev, &d).stdout).unwrap();
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
+        assert_eq!(render(&ev, &Decision::allow()), Rendered::silent());
+        assert_eq!(render_error(false, "m").exit_code, 2);
+    }
+}

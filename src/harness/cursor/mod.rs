@@ -229,3 +229,87 @@ fn tool(name: &str, input: Value) -> Tool {
     };
     Tool::new(name, kind, None, input)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decision::{Decision, Reason, Verdict};
+
+    fn ev(name: &str, extra: Value) -> Value {
+        let mut v = json!({"conversation_id": "c1", "hook_event_name": name,
+            "workspace_roots": ["/w"], "cursor_version": "2.3.14"});
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    }
+
+    #[test]
+    fn parses_each_event_shape() {
+        let e = parse(&ev(
+            "beforeMCPExecution",
+            json!({"tool_name": "create_issue", "tool_input": "{\"repo\":\"a/b\"}",
+                "mcp_server_name": "github"}),
+        ))
+        .unwrap();
+        assert_eq!(e.session_id, "c1");
+        assert_eq!(e.cwd.as_deref(), Some("/w"));
+        let t = e.tool.unwrap();
+        assert_eq!(t.display_name(), "github/create_issue");
+        assert_eq!(t.input, json!({"repo": "a/b"}));
+        let e = parse(&ev(
+            "preToolUse",
+            json!({"tool_name": "MCP:x", "tool_input": "not json"}),
+        ))
+        .unwrap();
+        assert_eq!(e.tool.unwrap().input, json!({"input": "not json"}));
+        let e = parse(&ev("beforeReadFile", json!({"file_path": "/w/.env"}))).unwrap();
+        assert_eq!(e.tool.unwrap().read_paths, vec!["/w/.env"]);
+        let e = parse(&ev(
+            "afterShellExecution",
+            json!({"command": "ls", "output": "a\n"}),
+        ))
+        .unwrap();
+        assert_eq!(
+            (e.kind, e.output.as_deref()),
+            (EventKind::PostTool, Some("a\n"))
+        );
+        let e = parse(&ev("workspaceOpen", json!({}))).unwrap();
+        assert_eq!(e.kind, EventKind::Other);
+    }
+
+    #[test]
+    fn malformed_events_are_errors() {
+        assert_eq!(
+            parse(&ev("beforeShellExecution", json!({}))).unwrap_err(),
+            "missing command"
+        );
+        assert_eq!(
+            parse(&ev("beforeReadFile", json!({}))).unwrap_err(),
+            "missing file_path"
+        );
+        assert_eq!(
+            parse(&json!({"hook_event_name": "stop"})).unwrap_err(),
+            "missing session_id and conversation_id"
+        );
+    }
+
+    #[test]
+    fn always_answers_json() {
+        let e = parse(&ev("beforeShellExecution", json!({"command": "ls"}))).unwrap();
+        assert_eq!(render(&e, &Decision::allow()).stdout, "{}");
+        let d = Decision::new(Verdict::Ask, Reason::SecretEgress, "tok");
+        let out: Value = serde_json::from_str(&render(&e, &d).stdout).unwrap();
+        assert_eq!(out["permission"], "ask");
+        let e = parse(&ev("preToolUse", json!({"tool_name": "Shell"}))).unwrap();
+        let out: Value = serde_json::from_str(&render(&e, &d).stdout).unwrap();
+        assert_eq!(out["permission"], "deny");
+        let mut d = Decision::allow();
+        d.updated_input = Some(json!({"command": "pwd"}));
+        let out: Value = serde_json::from_str(&render(&e, &d).stdout).unwrap();
+        assert_eq!(out, json!({"updated_input": {"command": "pwd"}}));
+        assert_eq!(render_error(true, "m").stdout, "{}");
+        let out: Value = serde_json::from_str(&render_error(false, "m").stdout).unwrap();
+        assert_eq!(out["permission"], "deny");
+    }
+}

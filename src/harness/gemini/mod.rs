@@ -147,3 +147,68 @@ fn tool(name: &str, input: Value, mcp_context: Option<&Value>) -> Tool {
     };
     Tool::new(name, kind, None, input)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decision::{Decision, Reason, Verdict};
+    use crate::harness::{AskMode, RenderOptions};
+    use serde_json::json;
+
+    #[test]
+    fn parses_mcp_tools_with_and_without_context() {
+        let e = parse(&json!({"session_id": "s", "hook_event_name": "BeforeTool",
+            "timestamp": "t", "tool_name": "mcp_my_srv_do",
+            "mcp_context": {"server_name": "my_srv", "tool_name": "do"}}))
+        .unwrap();
+        assert_eq!(e.tool.unwrap().display_name(), "my_srv/do");
+        let e = parse(&json!({"session_id": "s", "hook_event_name": "BeforeTool",
+            "tool_name": "mcp_srv_do_it"}))
+        .unwrap();
+        assert_eq!(e.tool.unwrap().display_name(), "srv/do_it");
+        let e = parse(&json!({"session_id": "s", "hook_event_name": "AfterTool",
+            "tool_name": "run_shell_command", "tool_input": {"command": "ls"},
+            "tool_response": {"llmContent": "<untrusted_context>\nout\n</untrusted_context>",
+                "returnDisplay": "out", "error": null}}))
+        .unwrap();
+        assert_eq!(
+            (e.output.as_deref(), e.output_is_error),
+            (Some("out"), false)
+        );
+    }
+
+    #[test]
+    fn unknown_events_are_other_and_malformed_ones_errors() {
+        let e = parse(&json!({"session_id": "s", "hook_event_name": "BeforeModel"})).unwrap();
+        assert_eq!(e.kind, EventKind::Other);
+        assert_eq!(
+            parse(&json!({"session_id": "s", "hook_event_name": "AfterTool"})).unwrap_err(),
+            "missing tool_name"
+        );
+    }
+
+    #[test]
+    fn ask_is_a_deny_unless_asked_for() {
+        let e = parse(&json!({"session_id": "s", "hook_event_name": "BeforeTool",
+            "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}))
+        .unwrap();
+        let d = Decision::new(Verdict::Ask, Reason::SecretEgress, "tok");
+        let out: Value =
+            serde_json::from_str(&render(&e, &d, &RenderOptions::default()).stdout).unwrap();
+        assert_eq!(out["decision"], "deny");
+        let opts = RenderOptions {
+            gemini_ask: AskMode::Ask,
+        };
+        let out: Value = serde_json::from_str(&render(&e, &d, &opts).stdout).unwrap();
+        assert_eq!(out["decision"], "ask");
+        let mut d = Decision::allow();
+        d.updated_input = Some(json!({"command": "pwd"}));
+        let out: Value =
+            serde_json::from_str(&render(&e, &d, &RenderOptions::default()).stdout).unwrap();
+        assert_eq!(
+            out["hookSpecificOutput"]["tool_input"],
+            json!({"command": "pwd"})
+        );
+        assert_eq!(render_error(false, "m").exit_code, 2);
+    }
+}
