@@ -2,6 +2,9 @@
 //! measured in the same run (the floor), as medians over interleaved rounds.
 //!
 //! Run: `cargo bench --bench hook_latency` (or `scripts/bench.sh`). Prints a Markdown table.
+//! With `INTENTSHIELD_BENCH_BASELINE=/path/to/older/intentshield`, that binary is measured in
+//! the same rounds on its own database, interleaved with this one, and gets rows of its own
+//! (`before:`), so a change is compared to the code before it on the same machine state.
 //! Events (all with the real database in a temporary directory, read and write):
 //! - a small PreToolUse (a Bash `ls`, about 200 bytes);
 //! - benign 4 KB PreToolUse (an MCP call whose arguments hold 4 KB of ordinary text);
@@ -119,6 +122,13 @@ fn main() {
     std::fs::write(db.with_extension("toml"), "").unwrap();
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_intentshield"));
     let empty = floor_binary(&tmp);
+    // The binaries measured: this one, and optionally a baseline (own database each).
+    let mut bins: Vec<(&str, PathBuf, PathBuf)> = vec![("", bin.clone(), db.clone())];
+    if let Some(b) = std::env::var_os("INTENTSHIELD_BENCH_BASELINE").filter(|b| !b.is_empty()) {
+        let bdb = tmp.join("baseline.db");
+        std::fs::write(bdb.with_extension("toml"), "").unwrap();
+        bins.push(("before: ", PathBuf::from(b), bdb));
+    }
     let session = "bench-session";
     let prompt = json!({"session_id": session, "cwd": "/p", "hook_event_name": "UserPromptSubmit", "prompt": "Post the release notes to the team channel."});
     let pre = |body: String| {
@@ -145,18 +155,28 @@ fn main() {
         ),
     ];
     // Warm up: schema, the session's prompt, page cache.
-    time_once(
-        &bin,
-        &["hook", "claude"],
-        prompt.to_string().as_bytes(),
-        &db,
-    );
+    for (_, b, d) in &bins {
+        time_once(b, &["hook", "claude"], prompt.to_string().as_bytes(), d);
+    }
     for (_, input) in &variants {
         for _ in 0..5 {
-            time_once(&bin, &["hook", "claude"], input, &db);
+            for (_, b, d) in &bins {
+                time_once(b, &["hook", "claude"], input, d);
+            }
             time_once(&empty, &[], input, &db);
         }
     }
+    // Rows: every variant for every binary.
+    let rows_of: Vec<(String, usize, usize)> = bins
+        .iter()
+        .enumerate()
+        .flat_map(|(bi, (label, _, _))| {
+            variants
+                .iter()
+                .enumerate()
+                .map(move |(vi, (name, _))| (format!("{label}{name}"), bi, vi))
+        })
+        .collect();
     // Rounds as in ../shared/perf-notes.md: before each, wait (up to 30 s) until the machine is
     // less than 10 % busy; report every round's medians and the round whose floor was lowest
     // (the quietest), with ratios taken inside a round, so shared-machine noise shows.
@@ -168,11 +188,12 @@ fn main() {
     for _ in 0..rounds {
         let busy = wait_quiet(0.10, 30.0);
         let mut floor: Vec<f64> = Vec::new();
-        let mut samples: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
+        let mut samples: Vec<Vec<f64>> = vec![Vec::new(); rows_of.len()];
         for _ in 0..per_round {
             floor.push(time_once(&empty, &[], b"{}", &db));
-            for (i, (_, input)) in variants.iter().enumerate() {
-                samples[i].push(time_once(&bin, &["hook", "claude"], input, &db));
+            for (i, (_, bi, vi)) in rows_of.iter().enumerate() {
+                let (_, b, d) = &bins[*bi];
+                samples[i].push(time_once(b, &["hook", "claude"], &variants[*vi].1, d));
             }
         }
         let f = median(&mut floor);
@@ -200,7 +221,7 @@ fn main() {
         "| empty static Rust binary (floor) | {f:.2} | | 1.00 | floors: {} |",
         all_floors.join(", ")
     );
-    for (i, (name, _)) in variants.iter().enumerate() {
+    for (i, (name, _, _)) in rows_of.iter().enumerate() {
         let (m, p90) = rows[i];
         let ratios: Vec<String> = table
             .iter()
@@ -217,7 +238,7 @@ fn main() {
         "\n{} runs per row per round; binary {:.1} MB; {} audit rows written.",
         per_round,
         size as f64 / 1e6,
-        rounds * per_round * variants.len()
+        rounds * per_round * rows_of.len()
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -7,8 +7,8 @@
 //! `configs/intentshield.toml`), then defaults. An invalid value from any source is an error
 //! at start: the hook then fails closed.
 
-use crate::adapters::AskMode;
 use crate::env;
+use crate::harness::AskMode;
 use std::path::PathBuf;
 
 /// When state-changing calls need a person's confirmation.

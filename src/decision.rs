@@ -13,7 +13,7 @@ pub enum Verdict {
     /// (never a bare "allow") except where we rewrite arguments.
     Allow,
     /// A person should confirm. Harnesses without a working "ask" get a deny that says how to
-    /// approve (see `crate::adapters`).
+    /// approve (see `crate::harness`).
     Ask,
     /// The call must not run.
     Deny,

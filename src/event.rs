@@ -1,8 +1,11 @@
 //! The one harness-neutral event that every adapter produces.
 //!
 //! Each harness sends its own JSON (see `../shared/hook-protocols.md`, sections 1.2, 2.2, 3.2 and
-//! 4.2); `crate::adapters` reads it into an [`Event`], and everything behind the adapters (the
-//! policy, the state, the audit) sees only this type.
+//! 4.2); `crate::harness` reads it into an [`Event`], and everything behind the harness modules
+//! (the policy, the state, the audit) sees only this type. A [`Tool`]'s neutral fields
+//! (`command`, `read_paths`, `write_paths`, `patch`) are filled by [`Tool::new`] (in
+//! `crate::harness::tool`, the one place that knows the argument field names), so nothing below
+//! the harness modules reads a harness's argument names.
 
 use serde_json::Value;
 
@@ -127,6 +130,9 @@ pub struct McpTool {
 }
 
 /// The tool a pre- or post-tool event is about.
+///
+/// Build it with [`Tool::new`], which derives the neutral fields from `input`; after changing
+/// `input`, call [`Tool::set_input`] so they follow.
 #[derive(Debug, Clone)]
 pub struct Tool {
     /// The name exactly as the harness sent it (`mcp__github__create_issue`, `Bash`, ...).
@@ -137,6 +143,19 @@ pub struct Tool {
     pub mcp: Option<McpTool>,
     /// The arguments as a JSON value (Cursor's JSON-encoded string is decoded).
     pub input: Value,
+    /// For shell tools, the command line (`command`, or Codex's `cmd`; an argv array is joined
+    /// with each element quoted; any other shape is `""`). `None` for every other kind.
+    pub command: Option<String>,
+    /// For file-read tools, the files the arguments name (`file_path`, `path`,
+    /// `absolute_path`, ...); empty for every other kind.
+    pub read_paths: Vec<String>,
+    /// Files the call writes as its arguments name them: file-writing tools' path fields
+    /// (`edits[].file_path` too) or a Codex `apply_patch`'s targets, and for a shell call the
+    /// targets of a patch its command applies (its other writes come from the shell analysis);
+    /// empty for every other kind.
+    pub write_paths: Vec<String>,
+    /// The patch text of an `apply_patch` call; `None` for every other tool.
+    pub patch: Option<String>,
 }
 
 impl Tool {
@@ -150,33 +169,10 @@ impl Tool {
         }
     }
 
-    /// The shell command line, for shell tools (`command`, or Codex's `cmd`). An argv array
-    /// (`["bash", "-lc", "..."]`) is joined with spaces, so its script is analysed too; any
-    /// other shape gives `Some("")`, never `None`, so a shell call is never left unchecked.
+    /// The shell command line, for shell tools ([`Tool::command`]): never `None` for a shell
+    /// call, so a shell call is never left unchecked.
     pub fn shell_command(&self) -> Option<std::borrow::Cow<'_, str>> {
-        use std::borrow::Cow;
-        if self.kind != ToolKind::Shell {
-            return None;
-        }
-        let v = match &self.input {
-            Value::String(s) => return Some(Cow::Borrowed(s)),
-            v => v.get("command").or_else(|| v.get("cmd")),
-        };
-        Some(match v {
-            Some(Value::String(s)) => Cow::Borrowed(s),
-            Some(Value::Array(a)) => Cow::Owned(
-                a.iter()
-                    .map(|x| {
-                        let w = x.as_str().map_or_else(|| x.to_string(), str::to_string);
-                        // Quote each element so the shell analysis sees argv as it was.
-                        format!("'{}'", w.replace('\'', "'\\''"))
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ),
-            Some(other) => Cow::Owned(other.to_string()),
-            None => Cow::Borrowed(""),
-        })
+        self.command.as_deref().map(std::borrow::Cow::Borrowed)
     }
 }
 
@@ -205,7 +201,7 @@ pub struct Event {
 }
 
 impl Event {
-    /// A blank event of the given harness and kind; adapters fill in the rest.
+    /// A blank event of the given harness and kind; the harness parser fills in the rest.
     pub fn new(harness: Harness, kind: EventKind, event_name: &str) -> Event {
         Event {
             harness,

@@ -4,7 +4,7 @@
 //!
 //! The codes themselves are part of the interface (scripts and the tests check them):
 //! 0 success, 1 a finding or a failed job, 2 an error. Two codes are passed through as they are:
-//! the hook's, which the harness renderers choose (`adapters::Rendered::exit_code`, e.g. 2 for a
+//! the hook's, which the harness renderers choose (`harness::Rendered::exit_code`, e.g. 2 for a
 //! deny on Claude Code), and `mcp-proxy`'s, which is the MCP server's own.
 
 use std::fmt;

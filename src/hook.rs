@@ -7,11 +7,11 @@
 //! junk on stdout). The error is also appended to `errors.log` beside the database. Nothing
 //! but the harness's answer is written to stdout.
 
-use crate::adapters::{self, RenderOptions, Rendered};
 use crate::config::{self, Flags};
 use crate::decision::{Decision, Reason, Verdict};
 use crate::effects;
 use crate::event::{Event, EventKind, Harness};
+use crate::harness::{self, RenderOptions, Rendered};
 use crate::paths::PathContext;
 use crate::policy::{self, Context};
 use crate::state::{self, AuditEntry, Store};
@@ -80,11 +80,11 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
         }
     };
     // Cursor also runs hooks from Claude Code's settings files (hook-protocols.md §3.6).
-    if harness == Harness::Claude && adapters::sniff(&raw) == Some(Harness::Cursor) {
+    if harness == Harness::Claude && harness::sniff(&raw) == Some(Harness::Cursor) {
         harness = Harness::Cursor;
     }
     let event_name = raw.get("hook_event_name").and_then(Value::as_str);
-    let ev = match adapters::parse(harness, &raw) {
+    let ev = match harness::parse(harness, &raw) {
         Ok(ev) => ev,
         Err(e) => return fail(Some(harness), event_name, &format!("malformed event: {e}")),
     };
@@ -99,7 +99,7 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
     let ctx = Context {
         config: &cfg,
         paths: PathContext::new(ev.cwd.as_deref(), own),
-        can_rewrite: can_rewrite(&ev),
+        can_rewrite: ev.harness.spec().can_rewrite(&ev.event_name),
     };
     let result = match store {
         Some(s) => decide_and_record(&ev, s, &ctx),
@@ -113,7 +113,7 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
     };
     match result {
         Ok(d) => {
-            let rendered = adapters::render(&ev, &d, &opts);
+            let rendered = harness::render(&ev, &d, &opts);
             Outcome {
                 event: Some(ev),
                 decision: d,
@@ -210,23 +210,11 @@ pub fn own_files(db: Option<&PathBuf>, config_flag: Option<&PathBuf>) -> Vec<Pat
     own
 }
 
-/// True when the harness can rewrite arguments on this event without also approving the call
-/// (hook-protocols.md §0): Gemini CLI (`tool_input`), Cursor on `preToolUse` (`updated_input`),
-/// Claude Code (`updatedInput` with "ask"). Codex accepts a rewrite only with "allow", which
-/// would approve the call, so there the call is denied with the fields to empty.
-fn can_rewrite(ev: &Event) -> bool {
-    match ev.harness {
-        Harness::Cursor => ev.event_name == "preToolUse",
-        Harness::Codex => false,
-        _ => true,
-    }
-}
-
 /// The fail-closed outcome for an error.
 pub fn fail(harness: Option<Harness>, event_name: Option<&str>, msg: &str) -> Outcome {
     let decision = Decision::error(msg);
     let rendered = match harness {
-        Some(h) => adapters::render_error(h, event_name, msg),
+        Some(h) => harness::render_error(h, event_name, msg),
         // Unknown harness: exit 2 with the reason on stderr blocks in all four (Cursor treats
         // exit 2 on a permission event as a deny).
         None => Rendered {

@@ -1,7 +1,9 @@
 //! IntentShield: an offline guard between AI coding agents and their tools.
 //!
 //! Layout, from the edge inwards:
-//! - [`adapters`]: one per harness; event JSON in, rendered answer out.
+//! - [`harness`]: one module per harness (`harness/<name>/`): its event JSON in, its rendered
+//!   answer out, its event names, abilities (`const SPEC`) and settings files, and the inverse
+//!   (build an event, read an answer) for `doctor`, `demo` and the tests.
 //! - [`event`] and [`decision`]: the one normalized event and the one decision type.
 //! - [`policy`]: the ordered checks that turn an event and the session's state into a decision.
 //! - [`detect`], [`provenance`], [`shell`]: evidence the policy uses (injection rules, values
@@ -12,7 +14,6 @@
 //!   [`env`](mod@env) (every environment variable read), [`fsutil`] (the atomic writer), [`text`] (hex,
 //!   char-boundary cuts).
 
-pub mod adapters;
 pub mod catalog;
 pub mod commands;
 pub mod config;
@@ -23,6 +24,7 @@ pub mod env;
 pub mod event;
 pub mod exit;
 pub mod fsutil;
+pub mod harness;
 pub mod hook;
 pub mod install;
 pub mod mcp;

@@ -140,7 +140,7 @@ fn run_hook(harness: &str, flags: &Flags) -> ExitStatus {
 }
 
 /// Writes the rendered answer; its exit code (the harness renderer's choice) passes through.
-fn emit(r: &intentshield::adapters::Rendered) -> ExitStatus {
+fn emit(r: &intentshield::harness::Rendered) -> ExitStatus {
     let mut so = std::io::stdout().lock();
     let _ = so.write_all(r.stdout.as_bytes());
     if !r.stdout.is_empty() {

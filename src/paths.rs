@@ -6,6 +6,8 @@
 //! adding a git hook. And a guard whose own configuration or database can be rewritten by the
 //! agent it guards guards nothing.
 
+use crate::event::Harness;
+use crate::harness::spec::ConfigFiles;
 use std::path::{Component, Path, PathBuf};
 
 /// Where relative and `~` paths are resolved from.
@@ -92,20 +94,25 @@ impl PathContext {
                 return Some("protect.intentshield_state");
             }
         }
-        if parent == ".claude" && name.starts_with("settings") && name.ends_with(".json") {
-            return Some("protect.claude_settings");
+        // Each harness's own configuration (its spec says which files).
+        for h in Harness::ALL {
+            let p = &h.spec().protected;
+            if p.files == ConfigFiles::SettingsJson
+                && parent == p.dir
+                && name.starts_with("settings")
+                && name.ends_with(".json")
+            {
+                return Some(p.rule);
+            }
         }
         if name == ".mcp.json" || name == ".claude.json" {
             return Some("protect.mcp_config");
         }
         if let Some(home) = &self.home {
-            for dir in [".cursor", ".codex", ".gemini"] {
-                if r.starts_with(Path::new(home).join(dir)) {
-                    return Some(match dir {
-                        ".cursor" => "protect.cursor_config",
-                        ".codex" => "protect.codex_config",
-                        _ => "protect.gemini_config",
-                    });
+            for h in Harness::ALL {
+                let p = &h.spec().protected;
+                if p.whole_home_dir && r.starts_with(Path::new(home).join(p.dir)) {
+                    return Some(p.rule);
                 }
             }
             if r.starts_with(Path::new(home).join(".config/Claude"))
@@ -114,16 +121,16 @@ impl PathContext {
                 return Some("protect.mcp_config");
             }
         }
-        match (parent.as_ref(), name.as_ref()) {
-            (".cursor", "hooks.json" | "mcp.json" | "cli.json" | "permissions.json") => {
-                return Some("protect.cursor_config")
+        for h in Harness::ALL {
+            let p = &h.spec().protected;
+            if let ConfigFiles::Named(files) = p.files {
+                if parent == p.dir && files.contains(&name.as_ref()) {
+                    return Some(p.rule);
+                }
             }
-            (".codex", "config.toml" | "hooks.json") => return Some("protect.codex_config"),
-            (".gemini", "settings.json" | "trusted_hooks.json") => {
-                return Some("protect.gemini_config")
-            }
-            (".vscode", "mcp.json" | "settings.json") => return Some("protect.mcp_config"),
-            _ => {}
+        }
+        if parent == ".vscode" && matches!(name.as_ref(), "mcp.json" | "settings.json") {
+            return Some("protect.mcp_config");
         }
         // Git hooks run code on the next commit: persistence outside the requested change.
         if s.contains("/.git/hooks/") || s.ends_with("/.git/hooks") || s.ends_with("/.git/config") {
@@ -134,33 +141,6 @@ impl PathContext {
         }
         None
     }
-}
-
-/// Files a Codex `apply_patch` text writes: `*** Add File:`, `*** Update File:`,
-/// `*** Delete File:` and `*** Move to:` lines.
-pub fn patch_targets(patch: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for line in patch.lines().take(100_000) {
-        for prefix in [
-            "*** Add File:",
-            "*** Update File:",
-            "*** Delete File:",
-            "*** Move to:",
-        ] {
-            if let Some(rest) = line.strip_prefix(prefix) {
-                out.push(rest.trim().to_string());
-            }
-        }
-        // Unified diffs (`+++ b/path`).
-        if let Some(rest) = line.strip_prefix("+++ ") {
-            let p = rest.trim();
-            let p = p.strip_prefix("b/").unwrap_or(p);
-            if p != "/dev/null" {
-                out.push(p.to_string());
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -210,14 +190,5 @@ mod tests {
     fn resolves_dot_dot() {
         let c = ctx();
         assert_eq!(c.resolve("a/../../x/./y"), PathBuf::from("/home/dev/x/y"));
-    }
-
-    #[test]
-    fn patch_files() {
-        let p = "*** Begin Patch\n*** Add File: .git/hooks/pre-commit\n+x\n*** Update File: src/app.py\n*** End Patch";
-        assert_eq!(
-            patch_targets(p),
-            vec![".git/hooks/pre-commit", "src/app.py"]
-        );
     }
 }

@@ -1,8 +1,8 @@
 //! Property tests: no adapter, the shell analyser, the value extractor or the detector panics
 //! on any input.
 
-use intentshield::adapters;
 use intentshield::event::Harness;
+use intentshield::harness;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -80,13 +80,13 @@ proptest! {
     #[test]
     fn adapters_never_panic(ev in arb_event(), raw in arb_json()) {
         for h in Harness::ALL {
-            if let Ok(e) = adapters::parse(h, &ev) {
+            if let Ok(e) = harness::parse(h, &ev) {
                 let d = intentshield::decision::Decision::error("x");
-                let r = adapters::render(&e, &d, &Default::default());
+                let r = harness::render(&e, &d, &Default::default());
                 if h == Harness::Cursor { prop_assert!(serde_json::from_str::<Value>(&r.stdout).is_ok()); }
             }
-            let _ = adapters::parse(h, &raw);
-            let _ = adapters::sniff(&raw);
+            let _ = harness::parse(h, &raw);
+            let _ = harness::sniff(&raw);
         }
     }
 

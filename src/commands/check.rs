@@ -4,10 +4,10 @@
 //! events given together share it, in order (a prompt, then a tool result, then a call: one
 //! session's story). `--harness auto` guesses each file's harness from its shape.
 
-use crate::adapters;
 use crate::config::Flags;
 use crate::event::Harness;
 use crate::exit::{CliError, CliResult, ExitStatus};
+use crate::harness;
 use crate::hook;
 use crate::state::Store;
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -82,7 +82,7 @@ pub fn run(m: &ArgMatches) -> CliResult {
         let harness = if harness_arg == "auto" {
             serde_json::from_slice(&input)
                 .ok()
-                .and_then(|v| adapters::sniff(&v))
+                .and_then(|v| harness::sniff(&v))
                 .unwrap_or(Harness::Claude)
                 .name()
                 .to_string()

@@ -70,22 +70,24 @@ pub struct Normalized {
     /// Checkpoints `(normalized offset, input offset)`, sorted; between checkpoints the two
     /// advance together.
     map: Vec<(usize, usize)>,
+    /// Length in bytes of the (possibly cut) input: no offset maps past it.
+    input_len: usize,
 }
 
 impl Normalized {
     /// Byte offset in the input that corresponds to `pos` in [`Normalized::text`], or `None`
     /// when `pos` lies in a decoded segment (see [`Normalized::segment_at`]). Approximate inside
-    /// characters whose folding changed their length.
+    /// characters whose folding changed their length, but never past the input offset of the
+    /// next checkpoint nor past the end of the input (a character that folds into many, such
+    /// as U+FDFA, would otherwise map beyond both).
     pub fn original_offset(&self, pos: usize) -> Option<usize> {
         if pos > self.visible_len {
             return None;
         }
         let i = self.map.partition_point(|&(n, _)| n <= pos);
-        if i == 0 {
-            return Some(pos);
-        }
-        let (n, o) = self.map[i - 1];
-        Some(o + (pos - n))
+        let (n, o) = if i == 0 { (0, 0) } else { self.map[i - 1] };
+        let next = self.map.get(i).map_or(self.input_len, |&(_, o)| o);
+        Some((o + (pos - n)).min(next).min(self.input_len))
     }
 
     /// The decoded segment containing `pos`, if any.
@@ -580,6 +582,7 @@ pub fn normalize(text: &str) -> Normalized {
         invisible: stats.invisible,
         truncated,
         map,
+        input_len: text.len(),
     }
 }
 
@@ -683,6 +686,18 @@ mod tests {
         assert!(n.segments.is_empty());
         let n = normalize("some_really_long_identifier_name_without_meaning");
         assert!(n.segments.is_empty());
+    }
+
+    #[test]
+    fn offsets_of_a_character_that_folds_into_many_stay_inside_the_input() {
+        // U+FDFA folds (NFKC) into 18 characters from 3 input bytes; found by detect_fuzz.
+        for s in ["\u{FDFA}", "a\u{FDFA}b", "\u{FDFA}\u{FDFA} ignore"] {
+            let n = normalize(s);
+            for p in 0..=n.visible_len {
+                let o = n.original_offset(p).unwrap();
+                assert!(o <= s.len(), "{s:?}: {p} -> {o}");
+            }
+        }
     }
 
     #[test]

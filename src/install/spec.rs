@@ -1,10 +1,11 @@
 //! The per-harness install specs: `adapters/<harness>.toml`, embedded at build time.
 //!
-//! Each file says where the harness keeps its hook settings (per scope), which events we hook
-//! with which matcher, the timeout and its unit, and the fail-closed switch where the harness
-//! has one. The facts and their sources are in the comments of each TOML file
-//! (`../shared/hook-protocols.md` §1.4, §2.4, §3.4, §4.4, §9, §10). Parsed with `toml_edit`
-//! only by install/doctor/demo, never on the hook path.
+//! Each file says which events we hook with which matcher, and the timeout and its unit. The
+//! facts and their sources are in the comments of each TOML file (`../shared/hook-protocols.md`
+//! §1.4, §2.4, §3.4, §4.4, §9, §10). Where the harness keeps its hook settings (per scope) and
+//! its fail-closed switch are facts of the harness, in its `const SPEC`
+//! ([`crate::harness::HarnessSpec`]). Parsed with `toml_edit` only by install/doctor/demo,
+//! never on the hook path.
 
 use crate::event::Harness;
 use serde_json::Value;
@@ -82,22 +83,12 @@ fn s(item: Option<&Item>) -> Option<String> {
     item.and_then(Item::as_str).map(str::to_string)
 }
 
-fn to_json(v: &toml_edit::Value) -> Value {
-    match v {
-        toml_edit::Value::String(x) => Value::String(x.value().clone()),
-        toml_edit::Value::Integer(x) => Value::from(*x.value()),
-        toml_edit::Value::Boolean(x) => Value::Bool(*x.value()),
-        toml_edit::Value::Float(x) => serde_json::Number::from_f64(*x.value())
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
-        _ => Value::Null,
-    }
-}
-
 /// Parses the embedded spec of `h`.
 ///
-/// Errors: a message naming the adapter file and the missing or malformed key (a build-time
-/// bug; the unit tests parse every spec).
+/// # Errors
+///
+/// A message naming the adapter file and the missing or malformed key (a build-time bug; the
+/// unit tests parse every spec).
 pub fn load(h: Harness) -> Result<Spec, String> {
     let file = format!("adapters/{}.toml", h.name());
     let doc: DocumentMut = source(h).parse().map_err(|e| format!("{file}: {e}"))?;
@@ -107,19 +98,13 @@ pub fn load(h: Harness) -> Result<Spec, String> {
         "flat" => Layout::Flat,
         other => return Err(format!("{file}: unknown layout `{other}`")),
     };
-    let paths = doc
-        .get("paths")
-        .ok_or_else(|| format!("{file}: missing [paths]"))?;
+    let hs = h.spec();
     let handler = doc
         .get("handler")
         .ok_or_else(|| format!("{file}: missing [handler]"))?;
-    let fail_closed = match (
-        s(handler.get("fail_closed_key")),
-        handler.get("fail_closed_value").and_then(Item::as_value),
-    ) {
-        (Some(k), Some(v)) => Some((k, to_json(v))),
-        _ => None,
-    };
+    let fail_closed = hs
+        .fail_closed
+        .map(|f| (f.key.to_string(), f.value.to_json()));
     let mut events = Vec::new();
     if let Some(arr) = doc.get("event").and_then(Item::as_array_of_tables) {
         for t in arr.iter() {
@@ -145,9 +130,9 @@ pub fn load(h: Harness) -> Result<Spec, String> {
         harness: h,
         display: need(s(doc.get("display")), "display")?,
         layout,
-        user_path: need(s(paths.get("user")), "paths.user")?,
-        project_path: need(s(paths.get("project")), "paths.project")?,
-        config_toml: s(paths.get("config_toml")),
+        user_path: hs.settings.user.to_string(),
+        project_path: hs.settings.project.to_string(),
+        config_toml: hs.settings.config_toml.map(str::to_string),
         timeout: handler
             .get("timeout")
             .and_then(Item::as_integer)

@@ -417,15 +417,15 @@ impl Shared {
                 .retain(|_, p| !matches!(p, Pending::Relist(_)));
         }
         let args = params.get("arguments").cloned().unwrap_or(Value::Null);
-        let call = Tool {
-            name: tool.to_string(),
-            kind: ToolKind::Mcp,
-            mcp: Some(McpTool {
+        let call = Tool::new(
+            tool,
+            ToolKind::Mcp,
+            Some(McpTool {
                 server: self.server.clone(),
                 tool: tool.to_string(),
             }),
-            input: args.clone(),
-        };
+            args.clone(),
+        );
         // The same checks as the hook's, over the session view of the hook event that asked
         // for this call when there is one (so text the user typed is theirs here too).
         let decision = match self.decide_call(&call) {

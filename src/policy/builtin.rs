@@ -7,46 +7,13 @@
 
 use crate::decision::{Decision, Reason, Verdict};
 use crate::event::{Tool, ToolKind};
-use crate::paths::{patch_targets, PathContext};
+use crate::paths::PathContext;
 use crate::shell;
-use serde_json::Value;
 
-/// Files a file-writing tool writes: `file_path`/`path`/`notebook_path`/`target_file` fields,
-/// and the targets of a Codex `apply_patch` (patch text in `command` or `input`).
+/// Files a file-writing tool writes: its path fields and the targets of a Codex
+/// `apply_patch` ([`Tool::write_paths`], filled by the harness parser).
 pub fn write_targets(tool: &Tool) -> Vec<String> {
-    let mut out = Vec::new();
-    if tool.name == "apply_patch" {
-        for key in ["command", "input", "patch"] {
-            if let Some(p) = tool.input.get(key).and_then(Value::as_str) {
-                out.extend(patch_targets(p));
-            }
-        }
-        if let Value::String(p) = &tool.input {
-            out.extend(patch_targets(p));
-        }
-        return out;
-    }
-    for key in [
-        "file_path",
-        "path",
-        "notebook_path",
-        "target_file",
-        "filePath",
-        "absolute_path",
-        "dir_path",
-    ] {
-        if let Some(p) = tool.input.get(key).and_then(Value::as_str) {
-            out.push(p.to_string());
-        }
-    }
-    if let Some(edits) = tool.input.get("edits").and_then(Value::as_array) {
-        for e in edits {
-            if let Some(p) = e.get("file_path").and_then(Value::as_str) {
-                out.push(p.to_string());
-            }
-        }
-    }
-    out
+    tool.write_paths.clone()
 }
 
 /// Runs the built-in deny rules on one call; `sh` is the analysis of a shell call's command.
@@ -68,10 +35,8 @@ pub fn check(tool: &Tool, sh: Option<&shell::Analysis>, paths: &PathContext) -> 
                 }
             };
             targets.extend(a.writes());
-            // Codex's `apply_patch` run through the shell (`apply_patch <<'EOF' … EOF`).
-            if cmd.contains("*** Begin Patch") {
-                targets.extend(patch_targets(cmd));
-            }
+            // A patch applied through the shell (`apply_patch <<'EOF' … EOF`).
+            targets.extend(tool.write_paths.iter().cloned());
             if let Some(p) = a.pipe_to_shell() {
                 out.push(
                     Decision::new(
@@ -147,7 +112,7 @@ pub fn check(tool: &Tool, sh: Option<&shell::Analysis>, paths: &PathContext) -> 
     }
     // Patches that plant a pipe-to-shell in a file that runs (a script, a hook), not in
     // documentation that shows the command.
-    if tool.name == "apply_patch" && out.is_empty() {
+    if tool.patch.is_some() && out.is_empty() {
         let planted = added_by_file(&patch_text(tool))
             .into_iter()
             .find(|(f, added)| {
@@ -187,14 +152,7 @@ fn is_documentation(path: &str) -> bool {
 }
 
 fn patch_text(tool: &Tool) -> String {
-    tool.input
-        .get("command")
-        .or_else(|| tool.input.get("input"))
-        .or_else(|| tool.input.get("patch"))
-        .and_then(Value::as_str)
-        .or(tool.input.as_str())
-        .unwrap_or("")
-        .to_string()
+    tool.patch.clone().unwrap_or_default()
 }
 
 /// The lines a patch adds, per file (Codex `*** Add/Update File:` and unified `+++ b/` headers).

@@ -334,19 +334,9 @@ pub fn scope_values(input: &Value) -> Vec<String> {
         .collect()
 }
 
-/// File paths a read tool reads.
+/// File paths a read tool reads ([`Tool::read_paths`], filled by the harness parser).
 pub fn file_paths(tool: &Tool) -> Vec<String> {
-    [
-        "file_path",
-        "path",
-        "absolute_path",
-        "filePath",
-        "target_file",
-    ]
-    .iter()
-    .filter_map(|k| tool.input.get(*k).and_then(Value::as_str))
-    .map(str::to_string)
-    .collect()
+    tool.read_paths.clone()
 }
 
 #[cfg(test)]

@@ -81,17 +81,6 @@ pub fn verdict(harness: &str, r: &Run) -> String {
     }
     let v: serde_json::Value =
         serde_json::from_str(out).unwrap_or_else(|e| panic!("stdout not JSON ({e}): {out}"));
-    let s = match harness {
-        "claude" | "codex" => v["hookSpecificOutput"]["permissionDecision"]
-            .as_str()
-            .map(str::to_string),
-        "cursor" => v["permission"].as_str().map(str::to_string),
-        "gemini" => v["decision"].as_str().map(str::to_string).or_else(|| {
-            v["hookSpecificOutput"]["tool_input"]
-                .is_object()
-                .then(|| "allow".to_string())
-        }),
-        _ => unreachable!(),
-    };
-    s.unwrap_or_else(|| "none".into())
+    let h = intentshield::event::Harness::from_name(harness).expect("a harness name");
+    intentshield::harness::probe::verdict_word(h, &v).unwrap_or_else(|| "none".into())
 }

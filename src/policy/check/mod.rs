@@ -86,7 +86,7 @@ impl<'a> Call<'a> {
     /// Replaces the arguments (a self-disclosure rewrite); what was derived from the old ones
     /// is computed again.
     pub fn set_input(&mut self, input: serde_json::Value) {
-        self.tool.input = input;
+        self.tool.set_input(input);
         self.facts = None;
         self.derived = None;
     }

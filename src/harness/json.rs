@@ -1,5 +1,6 @@
-//! Small helpers for reading untrusted event JSON.
+//! Small helpers for reading untrusted event JSON, shared by every harness.
 
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 /// Upper bound on the text flattened out of one tool output (bytes). Larger outputs are cut;
@@ -9,6 +10,61 @@ pub const MAX_FLATTENED: usize = 16 * 1024 * 1024;
 /// A string field, or `None` when absent or not a string.
 pub fn string_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
+}
+
+/// A lenient string field for the wire structs: a JSON string gives `Some`, any other value
+/// (number, object, null, ...) or an absent field gives `None`, never an error. This keeps the
+/// wire structs exactly as forgiving as reading fields one by one: a field of the wrong type
+/// counts as missing.
+///
+/// # Errors
+///
+/// Only the deserializer's own errors (never for a `&serde_json::Value` input).
+pub fn lenient_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Option<&'de str>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+            Ok(Some(s))
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            // Only borrowed input is read (events are parsed into a `Value` first).
+            Ok(None)
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
+            d.deserialize_any(V)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+    }
+    d.deserialize_any(V)
 }
 
 /// Flattens a tool result into the text the model reads.

@@ -1,5 +1,14 @@
-//! The edge: one adapter per harness reads its event JSON into an [`Event`] and renders a
-//! [`Decision`] back in that harness's exact format.
+//! The edge: everything the guard knows about each harness, one module per harness.
+//!
+//! `harness/<name>/` owns that harness's wire structs and parsing into the neutral [`Event`]
+//! (`parse`), its event-name table and abilities in one `const SPEC` ([`HarnessSpec`], reached
+//! with [`Harness::spec`]), how it renders a [`Decision`] and an internal error (`render`,
+//! `render_error`), its settings files, and the inverse used by `doctor`, `demo` and the tests
+//! (`build_event`, `read_answer`, `verdict_word`; see [`probe`]). [`Tool::new`](crate::event::Tool::new)
+//! ([`tool`]) turns arguments into the neutral tool fields, so nothing below this module knows
+//! an argument name of any harness. This module holds what is shared and the one dispatch on
+//! [`Harness`]. To add a harness: a new `harness/<name>/` with the same items, a variant of
+//! [`Harness`], and an arm in each dispatch here.
 //!
 //! Contracts (see `../shared/hook-protocols.md` §0, §6, §9, §10; the observed behaviour of the
 //! real programs wins over their documentation):
@@ -13,16 +22,22 @@
 //! Claude Code, Codex and Gemini CLI (all three honour it), the deny JSON for Cursor.
 
 pub mod claude;
+mod claude_shape;
 pub mod codex;
 pub mod cursor;
 pub mod gemini;
-mod json;
+pub mod json;
+pub mod probe;
+pub mod spec;
+pub mod tool;
 
 use crate::decision::{Decision, Verdict};
 use crate::event::{Event, Harness};
 use serde_json::Value;
 
 pub use json::{flatten_text, string_field};
+pub use probe::{Answer, Build, Call, Ids, Session};
+pub use spec::HarnessSpec;
 
 /// How an "ask" is delivered where the harness cannot ask reliably.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +92,9 @@ impl Rendered {
 
 /// Reads a harness's event JSON into the neutral event.
 ///
-/// Errors: a message naming what is missing or malformed (the caller fails closed).
+/// # Errors
+///
+/// A message naming what is missing or malformed (the caller fails closed).
 pub fn parse(harness: Harness, raw: &Value) -> Result<Event, String> {
     if !raw.is_object() {
         return Err("event is not a JSON object".into());
@@ -127,55 +144,39 @@ pub fn render(event: &Event, d: &Decision, opts: &RenderOptions) -> Rendered {
 /// Renders the fail-closed answer for an error that happened before or while deciding.
 ///
 /// `event_name` is the harness's event name when it could be read. On events that carry no
-/// call to stop (post-tool, session) the error is reported without blocking anything.
+/// call to stop (post-tool, session) the error is reported without blocking anything. The name
+/// is looked up in every harness's table: a Cursor payload can arrive on a Claude Code hook.
 pub fn render_error(harness: Harness, event_name: Option<&str>, message: &str) -> Rendered {
-    let reason = format!("IntentShield blocked this call because it could not check it: {message}");
-    let post_like = event_name.is_some_and(|n| {
-        matches!(
-            n,
-            "PostToolUse"
-                | "PostToolUseFailure"
-                | "AfterTool"
-                | "SessionStart"
-                | "SessionEnd"
-                | "Stop"
-                | "postToolUse"
-                | "postToolUseFailure"
-                | "afterShellExecution"
-                | "afterMCPExecution"
-                | "afterFileEdit"
-                | "sessionStart"
-                | "sessionEnd"
-                | "stop"
-        )
-    });
+    let no_call =
+        event_name.is_some_and(|n| Harness::ALL.iter().any(|h| h.spec().carries_no_call(n)));
     match harness {
-        Harness::Cursor => {
-            if post_like {
-                return Rendered::stdout("{}");
-            }
-            let v = serde_json::json!({
-                "permission": "deny",
-                "user_message": reason,
-                "agent_message": reason,
-            });
-            Rendered::stdout(v.to_string())
-        }
-        _ => {
-            if post_like {
-                // Nothing to block; say so on stderr without failing the harness.
-                return Rendered {
-                    stdout: String::new(),
-                    stderr: format!("intentshield: {message}"),
-                    exit_code: 0,
-                };
-            }
-            Rendered {
-                stdout: String::new(),
-                stderr: reason,
-                exit_code: 2,
-            }
-        }
+        Harness::Claude => claude::render_error(no_call, message),
+        Harness::Codex => codex::render_error(no_call, message),
+        Harness::Cursor => cursor::render_error(no_call, message),
+        Harness::Gemini => gemini::render_error(no_call, message),
+    }
+}
+
+/// The reason given when a call is blocked because it could not be checked.
+pub(crate) fn error_reason(message: &str) -> String {
+    format!("IntentShield blocked this call because it could not check it: {message}")
+}
+
+/// The fail-closed answer of the harnesses that honour exit 2 (Claude Code, Codex, Gemini
+/// CLI): exit 2 with the reason on stderr, or, when the event carries no call to stop, the
+/// message on stderr with exit 0 (nothing to block, and the harness must not fail).
+pub(crate) fn exit2_error(no_call: bool, message: &str) -> Rendered {
+    if no_call {
+        return Rendered {
+            stdout: String::new(),
+            stderr: format!("intentshield: {message}"),
+            exit_code: 0,
+        };
+    }
+    Rendered {
+        stdout: String::new(),
+        stderr: error_reason(message),
+        exit_code: 2,
     }
 }
 
@@ -206,5 +207,61 @@ pub(crate) fn ask_as_deny(d: &Decision) -> (bool, String) {
         Verdict::Deny => (true, reason_line(d)),
         Verdict::Ask => (true, approval_hint(d)),
         Verdict::Allow => (false, String::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parse_needs_an_object() {
+        for h in Harness::ALL {
+            assert_eq!(
+                parse(h, &json!([1])).unwrap_err(),
+                "event is not a JSON object"
+            );
+        }
+    }
+
+    #[test]
+    fn sniffs_the_sender() {
+        let s = |v| sniff(&v);
+        assert_eq!(
+            s(json!({"hook_event_name": "preToolUse"})),
+            Some(Harness::Cursor)
+        );
+        assert_eq!(
+            s(json!({"hook_event_name": "BeforeTool", "timestamp": "t"})),
+            Some(Harness::Gemini)
+        );
+        assert_eq!(
+            s(json!({"hook_event_name": "PreToolUse", "turn_id": "t"})),
+            Some(Harness::Codex)
+        );
+        assert_eq!(
+            s(json!({"hook_event_name": "PreToolUse"})),
+            Some(Harness::Claude)
+        );
+        assert_eq!(s(json!({})), None);
+    }
+
+    #[test]
+    fn errors_on_events_without_a_call_block_nothing_whoever_named_them() {
+        // A Cursor event name on a Claude Code hook, and the other way round.
+        assert_eq!(
+            render_error(Harness::Claude, Some("afterShellExecution"), "m").exit_code,
+            0
+        );
+        assert_eq!(
+            render_error(Harness::Cursor, Some("Stop"), "m").stdout,
+            "{}"
+        );
+        assert_eq!(
+            render_error(Harness::Gemini, Some("BeforeTool"), "m").exit_code,
+            2
+        );
+        assert_eq!(render_error(Harness::Codex, None, "m").exit_code, 2);
     }
 }

@@ -1,24 +1,9 @@
-//! Codex CLI adapter.
-//!
-//! Input (hook-protocols.md §2.2, `codex-rs/hooks/src/schema.rs`): the Claude Code shape plus
-//! `turn_id` and `model`. Shell tools arrive as `Bash` with `{command}`; `apply_patch` carries
-//! the raw patch in `tool_input.command`; MCP tools are `mcp__<server>__<tool>` with no server
-//! field.
-//!
-//! Output (§2.3): every output struct is `deny_unknown_fields`, so we print only documented
-//! fields. `permissionDecision:"deny"` needs a non-empty reason; `"allow"` is valid only with
-//! `updatedInput`; `"ask"` is unsupported and fails open (observed, §9), so an ask is rendered
-//! as a deny whose reason says how to approve.
+//! Rendering a decision, or an internal error, in Codex CLI's format (§2.3).
 
-use super::{ask_as_deny, Rendered};
 use crate::decision::{Decision, Verdict};
-use crate::event::{Event, EventKind, Harness};
-use serde_json::{json, Value};
-
-/// Parses a Codex CLI event.
-pub fn parse(raw: &Value) -> Result<Event, String> {
-    super::claude::parse_common(Harness::Codex, raw)
-}
+use crate::event::{Event, EventKind};
+use crate::harness::{ask_as_deny, reason_line, Rendered};
+use serde_json::json;
 
 /// Renders a decision for Codex CLI.
 pub fn render(event: &Event, d: &Decision) -> Rendered {
@@ -72,8 +57,14 @@ pub fn render(event: &Event, d: &Decision) -> Rendered {
             }
         }
         EventKind::PromptSubmit if d.verdict == Verdict::Deny => {
-            Rendered::stdout(json!({"decision":"block","reason":super::reason_line(d)}).to_string())
+            Rendered::stdout(json!({"decision":"block","reason":reason_line(d)}).to_string())
         }
         _ => Rendered::silent(),
     }
+}
+
+/// Renders the fail-closed answer for an internal error: exit 2 with the reason on stderr
+/// (Codex blocks on it), or a note on stderr when the event carries no call to stop.
+pub fn render_error(no_call: bool, message: &str) -> Rendered {
+    crate::harness::exit2_error(no_call, message)
 }

@@ -1,0 +1,101 @@
+//! The event shape Claude Code and Codex CLI share (hook-protocols.md §1.2, §2.2): Codex adds
+//! `turn_id` and `model`, and its `apply_patch` puts the patch text in `tool_input.command`.
+//! Both harness modules parse through here with their own event table; neither calls the other.
+
+use super::json::{flatten_text, lenient_str};
+use super::spec::HarnessSpec;
+use crate::event::{Event, EventKind, McpTool, Tool, ToolKind};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The fields of a Claude Code or Codex CLI event we read. Every string field is lenient (a
+/// value of another type counts as absent); `tool_input` and `tool_response` are read from the
+/// raw value, so a large tool output is never copied.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Wire<'a> {
+    /// `PreToolUse`, `UserPromptSubmit`, ...
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub hook_event_name: Option<&'a str>,
+    /// The harness's session id.
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub session_id: Option<&'a str>,
+    /// The agent's working directory.
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub cwd: Option<&'a str>,
+    /// `UserPromptSubmit`: the prompt.
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub prompt: Option<&'a str>,
+    /// Tool events: the tool's name.
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub tool_name: Option<&'a str>,
+    /// `PostToolUseFailure`: the error text.
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub error: Option<&'a str>,
+}
+
+/// Parses a Claude-shaped event of the harness `spec` describes.
+///
+/// # Errors
+///
+/// A message naming what is missing (`hook_event_name`, `tool_name`, `session_id`).
+pub(crate) fn parse(spec: &HarnessSpec, raw: &Value) -> Result<Event, String> {
+    let w = Wire::deserialize(raw).map_err(|e| e.to_string())?;
+    let name = w.hook_event_name.ok_or("missing hook_event_name")?;
+    let kind = spec.kind(name).unwrap_or(EventKind::Other);
+    let mut ev = Event::new(spec.harness, kind, name);
+    ev.session_id = w.session_id.unwrap_or("").to_string();
+    ev.cwd = w.cwd.map(str::to_string);
+    match kind {
+        EventKind::PromptSubmit => {
+            ev.prompt = Some(w.prompt.unwrap_or("").to_string());
+        }
+        EventKind::PreTool | EventKind::PostTool => {
+            let tool_name = w.tool_name.ok_or("missing tool_name")?;
+            let input = raw.get("tool_input").cloned().unwrap_or(Value::Null);
+            let server_hint = raw
+                .get("mcp_server")
+                .and_then(|s| s.get("name"))
+                .and_then(Value::as_str);
+            ev.tool = Some(tool(tool_name, input, server_hint));
+            if kind == EventKind::PostTool {
+                if name == "PostToolUseFailure" {
+                    ev.output = Some(w.error.unwrap_or("").to_string());
+                    ev.output_is_error = true;
+                } else {
+                    let resp = raw.get("tool_response").unwrap_or(&Value::Null);
+                    ev.output_is_error = resp
+                        .get("isError")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false);
+                    ev.output = Some(flatten_text(resp));
+                }
+            }
+        }
+        _ => {}
+    }
+    if ev.session_id.is_empty() {
+        return Err("missing session_id".into());
+    }
+    Ok(ev)
+}
+
+/// Builds the neutral tool from a Claude Code or Codex tool name.
+fn tool(name: &str, input: Value, server_hint: Option<&str>) -> Tool {
+    if let Some(rest) = name.strip_prefix("mcp__") {
+        let (server, tool) = match rest.split_once("__") {
+            Some((s, t)) => (s.to_string(), t.to_string()),
+            None => (String::new(), rest.to_string()),
+        };
+        let server = server_hint.map(str::to_string).unwrap_or(server);
+        return Tool::new(name, ToolKind::Mcp, Some(McpTool { server, tool }), input);
+    }
+    let kind = match name {
+        "Bash" | "shell" | "exec_command" | "local_shell" => ToolKind::Shell,
+        "BashOutput" | "KillShell" => ToolKind::Other,
+        "Read" | "Glob" | "Grep" | "LS" | "NotebookRead" => ToolKind::FileRead,
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "apply_patch" => ToolKind::FileWrite,
+        "WebFetch" | "WebSearch" => ToolKind::WebFetch,
+        _ => ToolKind::Other,
+    };
+    Tool::new(name, kind, None, input)
+}
