@@ -36,9 +36,7 @@ pub struct ToolVerdict {
     pub message: String,
 }
 
-fn hex(d: &[u8]) -> String {
-    d.iter().map(|b| format!("{b:02x}")).collect()
-}
+use crate::text::hex;
 
 /// The agent-visible text of a tool: title, description, and every description, title, enum
 /// and default value in its input schema, one per line. Depth-bounded.

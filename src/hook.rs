@@ -217,11 +217,7 @@ pub fn fail(harness: Option<Harness>, event_name: Option<&str>, msg: &str) -> Ou
         Some(h) => harness::render_error(h, event_name, msg),
         // Unknown harness: exit 2 with the reason on stderr blocks in all four (Cursor treats
         // exit 2 on a permission event as a deny).
-        None => Rendered {
-            stdout: String::new(),
-            stderr: format!("IntentShield blocked this call because it could not check it: {msg}"),
-            exit_code: 2,
-        },
+        None => harness::exit2_error(false, msg),
     };
     Outcome {
         event: None,

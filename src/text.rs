@@ -1,4 +1,4 @@
-//! Small text helpers shared across the crate: lowercase hex, and cutting a `str` at a char
+//! Small text helpers shared across the crate: lowercase hex, POSIX shell quoting, and cutting a `str` at a char
 //! boundary without panicking (`str::floor_char_boundary` needs a newer Rust than our MSRV).
 
 /// Lowercase hex of `bytes`, two digits per byte (e.g. a SHA-256 digest in 64 characters).
@@ -34,6 +34,24 @@ pub fn ceil_boundary(s: &str, i: usize) -> usize {
 /// `s` cut to at most `max` bytes, at a char boundary (`s` itself when it fits).
 pub fn cap(s: &str, max: usize) -> &str {
     &s[..floor_boundary(s, max)]
+}
+
+/// Quotes `s` for a POSIX shell: unchanged when every byte is safe, else single-quoted with
+/// `'` written as `'\''`.
+pub fn shell_quote(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'-' | b'.' | b'/' | b'+' | b':' | b'@' | b'%' | b',' | b'='
+                )
+        });
+    if safe {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
 }
 
 #[cfg(test)]

@@ -90,11 +90,7 @@ fn push(out: &mut String, s: &str) {
     if s.len() <= room {
         out.push_str(s);
     } else {
-        let mut end = room;
-        while end > 0 && !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        out.push_str(&s[..end]);
+        out.push_str(crate::text::cap(s, room));
     }
 }
 

@@ -45,23 +45,7 @@ impl HookCommand {
     }
 }
 
-/// Quotes `s` for a POSIX shell: unchanged when every byte is safe, else single-quoted with
-/// `'` written as `'\''`.
-pub fn shell_quote(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.bytes().all(|b| {
-            b.is_ascii_alphanumeric()
-                || matches!(
-                    b,
-                    b'_' | b'-' | b'.' | b'/' | b'+' | b':' | b'@' | b'%' | b',' | b'='
-                )
-        });
-    if safe {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
+pub use crate::text::shell_quote;
 
 /// Splits a shell command line into words: plain words, single quotes, double quotes and
 /// backslash escapes. `None` for an unterminated quote. Anything fancier (variables,

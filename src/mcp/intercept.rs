@@ -167,14 +167,7 @@ fn strings<'a>(v: &'a Value, out: &mut Vec<&'a str>, depth: usize) {
 }
 
 fn clip(s: &str) -> &str {
-    if s.len() <= SCAN_LIMIT {
-        return s;
-    }
-    let mut end = SCAN_LIMIT;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
+    crate::text::cap(s, SCAN_LIMIT)
 }
 
 /// Scans every string in `v` as `kind`; returns the rule ids of flagged strings.

@@ -66,14 +66,7 @@ impl Evaluation {
 /// SHA-256 of the arguments' JSON text, hex; what the audit and approvals key on.
 pub fn args_digest(tool: &Tool) -> String {
     let text = serde_json::to_string(&tool.input).unwrap_or_default();
-    let d = Sha256::digest(text.as_bytes());
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(64);
-    for b in d {
-        out.push(HEX[(b >> 4) as usize] as char);
-        out.push(HEX[(b & 15) as usize] as char);
-    }
-    out
+    crate::text::hex(&Sha256::digest(text.as_bytes()))
 }
 
 /// What a tool call carries, analysed once: the shell analysis of its command, its string
@@ -195,18 +188,6 @@ pub fn use_approval(e: Evaluation, approval: i64) -> Evaluation {
 /// Folds text the way the user-typed check compares it: the detector's normalization.
 pub(crate) fn fold(text: &str) -> String {
     crate::detect::normalize::normalize(text).text
-}
-
-/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
-pub(crate) fn cap(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }
 
 /// `(value, kind)` pairs of values, as [`Effect::RecordValues`] takes them.

@@ -135,14 +135,8 @@ fn split_injected(
     }
     let mut inside: Vec<String> = Vec::new();
     for (s, e) in windows {
-        let mut s = s.min(output.len());
-        while !output.is_char_boundary(s) {
-            s -= 1;
-        }
-        let mut e = e.min(output.len());
-        while !output.is_char_boundary(e) {
-            e += 1;
-        }
+        let s = crate::text::floor_boundary(output, s);
+        let e = crate::text::ceil_boundary(output, e);
         inside.extend(
             provenance::extract(&output[s..e])
                 .into_iter()

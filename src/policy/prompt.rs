@@ -1,11 +1,12 @@
 //! A prompt the user submitted: remembered as trusted input, with its values (addresses, URLs,
 //! numbers) recorded as the user's.
 
-use super::{cap, fold, to_pairs, Evaluation};
+use super::{fold, to_pairs, Evaluation};
 use crate::decision::{Decision, Reason, Verdict};
 use crate::event::Event;
 use crate::provenance;
 use crate::session::{Effect, Origin};
+use crate::text::cap;
 
 /// Largest prompt remembered (bytes); the rest is cut at a character boundary.
 pub const MAX_PROMPT: usize = 256 * 1024;

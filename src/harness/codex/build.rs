@@ -50,7 +50,7 @@ fn tool_fields(ids: &Ids<'_>, call: &Call, m: &mut Map<String, Value>) {
     let (name, input): (String, Value) = match call {
         Call::Read(p) => (
             "Bash".into(),
-            json!({ "command": format!("cat {}", crate::install::command::shell_quote(p)) }),
+            json!({ "command": format!("cat {}", crate::text::shell_quote(p)) }),
         ),
         Call::Shell(c) => ("Bash".into(), json!({ "command": c })),
         Call::Mcp(s, t, a) => (format!("mcp__{s}__{t}"), a.clone()),
