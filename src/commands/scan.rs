@@ -59,6 +59,12 @@ pub fn command() -> Command {
 }
 
 /// Runs `scan`; returns the exit status (0 clean, 1 flagged, 2 error).
+///
+/// # Errors
+///
+/// [`CliError::error`] (exit 2, `intentshield scan: no input (give FILE..., - for stdin, or
+/// --jsonl DIR)`) when neither files nor `--jsonl` are given. An input that cannot be read is
+/// no `Err`: it is reported on stderr, the others are still scanned, and the status is 2.
 pub fn run(m: &ArgMatches) -> CliResult {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
