@@ -63,6 +63,10 @@ impl Default for Config {
 }
 
 /// Parses `always|tainted|never`.
+///
+/// # Errors
+///
+/// Any other text: `invalid review mode '<s>': expected always, tainted or never`.
 pub fn parse_review(s: &str) -> Result<Review, String> {
     match s {
         "always" => Ok(Review::Always),
@@ -75,6 +79,10 @@ pub fn parse_review(s: &str) -> Result<Review, String> {
 }
 
 /// Parses `warn|block`.
+///
+/// # Errors
+///
+/// Any other text: `invalid outputs mode '<s>': expected warn or block`.
 pub fn parse_outputs(s: &str) -> Result<Outputs, String> {
     match s {
         "warn" => Ok(Outputs::Warn),
@@ -86,6 +94,10 @@ pub fn parse_outputs(s: &str) -> Result<Outputs, String> {
 }
 
 /// Parses `deny|ask`.
+///
+/// # Errors
+///
+/// Any other text: `invalid gemini-ask mode '<s>': expected deny or ask`.
 pub fn parse_ask(s: &str) -> Result<AskMode, String> {
     match s {
         "deny" => Ok(AskMode::Deny),
@@ -123,7 +135,17 @@ pub fn config_path(flag: Option<&PathBuf>) -> Option<PathBuf> {
         .map(|d| d.config_dir().join("config.toml"))
 }
 
-/// Loads the settings. Errors name the source of the bad value.
+/// Loads the settings.
+///
+/// # Errors
+///
+/// A message naming the source of the bad value: `cannot read config <path>: <e>` (a missing
+/// file is an error only when `--config` or `$INTENTSHIELD_CONFIG` named it); `<path>: <e>`
+/// for a config file over 1 MiB, not valid TOML, with an invalid `review`, `outputs` or
+/// `gemini_ask`, or a `read_only_tools` that is not an array of strings;
+/// `INTENTSHIELD_REVIEW: <e>` (likewise `INTENTSHIELD_OUTPUTS`, `INTENTSHIELD_GEMINI_ASK`) or
+/// `--review: <e>` (likewise `--outputs`, `--gemini-ask`) for an invalid mode, `<e>` being the
+/// message of [`parse_review`], [`parse_outputs`] or [`parse_ask`].
 pub fn load(flags: &Flags) -> Result<Config, String> {
     let mut cfg = Config::default();
     let explicit = flags.config.is_some() || env::config_is_set();

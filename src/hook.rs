@@ -246,6 +246,10 @@ pub fn log_error(db: Option<&Path>, msg: &str) {
 }
 
 /// Reads stdin up to [`MAX_INPUT`] + 1 bytes (so an oversized event is detected, not cut).
+///
+/// # Errors
+///
+/// The I/O error of reading stdin (the hook then fails closed).
 pub fn read_stdin() -> std::io::Result<Vec<u8>> {
     let mut buf = Vec::with_capacity(8192);
     std::io::stdin()

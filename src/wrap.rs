@@ -624,8 +624,16 @@ fn unwrap_toml(text: &str, records: &mut Records) -> Result<Outcome, String> {
 // Files.
 
 /// Wraps (or, with `unwrap`, unwraps) `file`. With `dry_run`, returns the outcome and writes
-/// nothing. Errors: the file cannot be read, does not parse (nothing is changed), or cannot be
-/// written.
+/// nothing.
+///
+/// # Errors
+///
+/// A message naming the file, and nothing is changed, when it does not exist (`no such
+/// file`), cannot be read, is too large, not a regular file or not UTF-8 (the rules of
+/// [`crate::install::fsutil::read_text`]), is read-only (unless `dry_run`), or `does not parse
+/// (...); nothing was changed`. When a write fails (its metadata, the backup, the sidecar or
+/// the file itself) the message names that file; the file is replaced atomically, so it is
+/// either the old text or the new.
 pub fn run(file: &Path, bin: &str, unwrap: bool, dry_run: bool) -> Result<Outcome, String> {
     // The same file rules as `install`: symlinks followed, bounded UTF-8 reads, read-only
     // files refused.

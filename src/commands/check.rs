@@ -39,6 +39,14 @@ pub fn command() -> Command {
 }
 
 /// Runs `check`. Exit status: 0 all allowed, 1 something asked or denied, 2 an error.
+///
+/// # Errors
+///
+/// [`CliError::error`] (exit 2, `intentshield check: <e>`) when the private in-memory database
+/// cannot be opened, or an event file (`<file>: <e>`) or stdin (`stdin: <e>`) cannot be read;
+/// events after it are not run. An event the hook cannot decide (bad settings, a malformed
+/// event, a database error) is no `Err`: it prints the hook's fail-closed decision and makes
+/// the status 2.
 pub fn run(m: &ArgMatches) -> CliResult {
     let flags = Flags {
         review: m.get_one::<String>("review").cloned(),

@@ -81,6 +81,12 @@ pub fn script(h: Harness, cwd: &str) -> Vec<(String, Value)> {
 }
 
 /// Runs `demo`. Exit 0 when every step got an answer the harness could read, 1 otherwise.
+///
+/// # Errors
+///
+/// [`CliError::failure`](crate::exit::CliError::failure) (exit 1, `intentshield: <e>`) when
+/// the running executable cannot be found or the scratch directory cannot be created
+/// (`cannot create <dir>: <e>`); nothing has run then.
 pub fn run(m: &ArgMatches) -> crate::exit::CliResult {
     let h = m
         .get_one::<String>("harness")

@@ -129,6 +129,12 @@ fn scratch_dir() -> Option<PathBuf> {
 }
 
 /// Runs the two canaries through `line`; returns (allow answer, deny answer).
+///
+/// # Errors
+///
+/// `cannot create a scratch directory` when no fresh directory can be made in the temporary
+/// directory. A hook that fails, hangs or answers junk is no `Err`: it is an
+/// [`Answer::Failed`].
 pub fn canaries(h: Harness, line: &str) -> Result<(Answer, Answer), String> {
     let dir = scratch_dir().ok_or("cannot create a scratch directory")?;
     let readme = dir.join("README.md");
@@ -394,6 +400,12 @@ fn first_line(s: &str) -> &str {
 }
 
 /// Runs `doctor`. Exit 0 when nothing failed (warnings allowed), 1 otherwise.
+///
+/// # Errors
+///
+/// [`CliError::failure`](crate::exit::CliError::failure) (exit 1, `intentshield: <e>`) when
+/// the home or current directory cannot be found ([`Env::from_process`]); nothing is checked
+/// then. Every problem doctor finds is reported on stdout and gives status 1, not an `Err`.
 pub fn run(m: &ArgMatches) -> crate::exit::CliResult {
     let env = Env::from_process().map_err(|e| crate::exit::CliError::failure("intentshield", e))?;
     let mut out = Out::default();

@@ -71,7 +71,12 @@ fn scope_of(m: &ArgMatches) -> Scope {
     }
 }
 
-/// The absolute path of the running executable (symlinks resolved).
+/// The absolute path of the running executable (symlinks resolved; when that fails, the path
+/// as the OS gives it).
+///
+/// # Errors
+///
+/// `cannot find our own executable: <e>` when the OS cannot say.
 pub fn current_exe() -> Result<PathBuf, String> {
     let exe =
         std::env::current_exe().map_err(|e| format!("cannot find our own executable: {e}"))?;
@@ -224,11 +229,26 @@ fn switched_off(h: Harness, opts: &Options, env: &Env) -> Vec<String> {
 }
 
 /// Runs `install`. Exit 0 on success (also when nothing needed to change), 1 on any error.
+///
+/// # Errors
+///
+/// [`CliError::failure`] (exit 1, `intentshield: <e>`) before any harness is tried: the home
+/// or current directory cannot be found ([`Env::from_process`]), nor the running executable
+/// ([`current_exe`]), or `--all` finds no harness on this machine. A
+/// harness whose install fails is no `Err`: it is reported as `intentshield: <harness>: <e>`
+/// on stderr, the others are still tried, and the status is 1.
 pub fn run(m: &ArgMatches) -> CliResult {
     run_both(m, true)
 }
 
 /// Runs `uninstall`. Exit 0 on success, 1 on any error.
+///
+/// # Errors
+///
+/// [`CliError::failure`] (exit 1, `intentshield: <e>`) before any harness is tried: the home
+/// or current directory, or the running executable, cannot be found (as for [`run`]). A
+/// harness whose uninstall fails is reported as `intentshield: <harness>: <e>` on stderr, the
+/// others are still tried, and the status is 1, not an `Err`.
 pub fn run_uninstall(m: &ArgMatches) -> CliResult {
     run_both(m, false)
 }

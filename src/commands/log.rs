@@ -54,6 +54,11 @@ pub fn command() -> Command {
 }
 
 /// Runs `log`. Exit status 0, or 2 on a database error.
+///
+/// # Errors
+///
+/// [`CliError::error`] (exit 2, `intentshield log: <e>`) when no database path can be found,
+/// the database does not open (`<path>: <e>`), or the audit cannot be read.
 pub fn run(m: &ArgMatches) -> CliResult {
     let store = open(m).map_err(|e| CliError::error("intentshield log", e))?;
     let limit = *m.get_one::<i64>("limit").unwrap_or(&20);
@@ -126,6 +131,13 @@ pub fn approve_command() -> Command {
 }
 
 /// Runs `approve`. Exit status 0, or 2 with the reason.
+///
+/// # Errors
+///
+/// [`CliError::error`] (exit 2, `intentshield approve: <e>`) when no database path can be
+/// found or the database does not open (`<path>: <e>`), or [`Store::approve`] refuses: no
+/// decision with that id, a decision that was not an ask, one that is not a tool call, or a
+/// database error.
 pub fn run_approve(m: &ArgMatches) -> CliResult {
     let store = open(m).map_err(|e| CliError::error("intentshield approve", e))?;
     let id = *m.get_one::<i64>("id").expect("required");

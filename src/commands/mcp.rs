@@ -28,6 +28,13 @@ pub fn proxy_command() -> Command {
 
 /// Runs `mcp-proxy` on stdin/stdout. Exit status: the server's, 1 when it cannot start, 2 on
 /// bad settings.
+///
+/// # Errors
+///
+/// [`CliError::error`] (exit 2, `intentshield mcp-proxy: <e>`) when the settings do not load
+/// ([`proxy::load_config`]: the config file cannot be read or does not parse, or an
+/// `INTENTSHIELD_*` variable is invalid); the server is not started then. A server that cannot
+/// start is no `Err`: the status is 1, passed through from [`proxy::run`].
 pub fn run_proxy(m: &ArgMatches) -> CliResult {
     let command: Vec<String> = m
         .get_many::<String>("command")
@@ -86,6 +93,12 @@ fn open(m: &ArgMatches) -> Result<Store, String> {
 }
 
 /// Runs `mcp approve|list`. Exit status 0, or 2 with the reason on stderr.
+///
+/// # Errors
+///
+/// [`CliError::error`] (exit 2): `intentshield mcp: <e>` when the database cannot be found or
+/// opened; `intentshield mcp approve: <e>` when the approval's transaction fails (it is rolled
+/// back) or does not commit; `intentshield mcp list: <e>` when the catalog cannot be read.
 pub fn run(m: &ArgMatches) -> CliResult {
     let Some((sub, sm)) = m.subcommand() else {
         return Ok(ExitStatus::ERROR);

@@ -393,8 +393,12 @@ impl Report {
 
 /// Reads traces from `path` (`-`: stdin), plain or gzip-compressed JSON Lines.
 ///
-/// Errors: the file cannot be read or decompressed, or a line is not a trace (the message
-/// names the line).
+/// # Errors
+///
+/// `stdin: <e>` or `<path>: <e>` when the input cannot be read or decompressed (or a line is
+/// not UTF-8); `<path>:<line>: <e>` when a line is not a trace: not JSON, no `id`, a `kind`
+/// other than clean or injected, no `steps`, a step with a bad `role` or without an `event`
+/// object.
 pub fn read_traces(path: &Path) -> Result<Vec<Trace>, String> {
     let mut raw = Vec::new();
     if path == Path::new("-") {
@@ -482,8 +486,16 @@ pub enum Mode<'a> {
 /// One event's outcome: verdict, reason code, rules, one-line reason.
 type Answer = (Verdict, String, Vec<String>, String);
 
-/// Replays one trace as one session. Errors: the hook could not be run, or answered with an
-/// error (`error.fail_closed`) on any event.
+/// Replays one trace as one session.
+///
+/// # Errors
+///
+/// In process: the in-memory database does not open. With [`Mode::Exec`]: the binary cannot
+/// be spawned or fed (`<bin>: <e>`), its answer is not JSON (`hook answer is not JSON ...`),
+/// or its scratch database cannot be opened or holds no audit row (`the hook wrote no audit
+/// row`). Either way: `<trace id>: the hook failed on a <event> event: <message>` when the
+/// hook answered with an error (`error.fail_closed`) on any event; the rest of the trace is
+/// not run.
 pub fn replay_trace(t: &Trace, flags: &Flags, mode: &Mode<'_>) -> Result<TraceResult, String> {
     match mode {
         Mode::InProcess => {
@@ -670,6 +682,13 @@ pub fn command() -> Command {
 const CONTEXT: &str = "intentshield replay";
 
 /// Runs `replay`; returns the exit status (0, or 2 on an unreadable input or a failed event).
+///
+/// # Errors
+///
+/// [`CliError::error`] (exit 2, `intentshield replay: <e>`) when the traces cannot be read
+/// ([`read_traces`]), `--exec` without `--bin` cannot find this binary, the `--calls` file
+/// cannot be created or written, or a trace fails ([`replay_trace`]); no report is printed
+/// then. A report that cannot be written to stdout gives status 2 without a message.
 pub fn run(m: &ArgMatches) -> CliResult {
     let Some(file) = m.get_one::<PathBuf>("file") else {
         return Ok(ExitStatus::ERROR);

@@ -59,6 +59,12 @@ pub fn command() -> Command {
 }
 
 /// Runs `scan`; returns the exit status (0 clean, 1 flagged, 2 error).
+///
+/// # Errors
+///
+/// [`CliError::error`] (exit 2, `intentshield scan: no input (give FILE..., - for stdin, or
+/// --jsonl DIR)`) when neither files nor `--jsonl` are given. An input that cannot be read is
+/// no `Err`: it is reported on stderr, the others are still scanned, and the status is 2.
 pub fn run(m: &ArgMatches) -> CliResult {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -298,14 +304,7 @@ pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> ExitStatus {
             let item: serde_json::Value = match serde_json::from_slice(&line) {
                 Ok(v) => v,
                 Err(_) => {
-                    bad += 1;
-                    if bad <= 5 {
-                        eprintln!(
-                            "intentshield scan: {}:{}: not JSON",
-                            path.display(),
-                            lineno + 1
-                        );
-                    }
+                    bad_line(&mut bad, path, lineno, "not JSON");
                     continue;
                 }
             };
@@ -315,14 +314,12 @@ pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> ExitStatus {
                 .and_then(|v| v.as_str())
                 .and_then(TextKind::from_name);
             let (Some(text), Some(kind)) = (text, kind) else {
-                bad += 1;
-                if bad <= 5 {
-                    eprintln!(
-                        "intentshield scan: {}:{}: needs a string \"text\" and a known \"kind\"",
-                        path.display(),
-                        lineno + 1
-                    );
-                }
+                bad_line(
+                    &mut bad,
+                    path,
+                    lineno,
+                    "needs a string \"text\" and a known \"kind\"",
+                );
                 continue;
             };
             let label = item.get("label").and_then(|v| v.as_str()).unwrap_or("");
@@ -362,6 +359,18 @@ pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> ExitStatus {
         ExitStatus::ERROR
     } else {
         ExitStatus::SUCCESS
+    }
+}
+
+/// Counts one bad line (`lineno` from 0) and reports the first five on stderr.
+fn bad_line(bad: &mut u64, path: &Path, lineno: usize, what: &str) {
+    *bad += 1;
+    if *bad <= 5 {
+        eprintln!(
+            "intentshield scan: {}:{}: {what}",
+            path.display(),
+            lineno + 1
+        );
     }
 }
 

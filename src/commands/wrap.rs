@@ -37,6 +37,13 @@ pub fn unwrap_command() -> Command {
 }
 
 /// Runs `wrap` (or `unwrap` when `unwrap`). Exit status 0, or 2 with the reason on stderr.
+///
+/// # Errors
+///
+/// [`CliError::error`] (exit 2): `intentshield wrap: <e>; pass --bin` when no `--bin` is given
+/// and the running executable cannot be found; `intentshield wrap: <e>` (or `unwrap`) when
+/// [`crate::wrap::run`] fails: the file is missing, unreadable, read-only or does not parse
+/// (nothing changed), or a write fails.
 pub fn run(m: &ArgMatches, unwrap: bool) -> CliResult {
     let file = PathBuf::from(m.get_one::<String>("file").expect("required"));
     let dry = m.get_flag("dry-run");

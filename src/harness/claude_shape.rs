@@ -1,12 +1,34 @@
 //! The event shape Claude Code and Codex CLI share (hook-protocols.md §1.2, §2.2): Codex adds
 //! `turn_id` and `model`, and its `apply_patch` puts the patch text in `tool_input.command`.
-//! Both harness modules parse through here with their own event table; neither calls the other.
+//! Both harness modules parse through here with their own spec; neither calls the other. Gemini
+//! CLI's events (§4.2) have the same top-level fields (`session_id`, `cwd`, `hook_event_name`,
+//! `prompt`, `tool_name`, `tool_input`), so it parses through [`parse_with`] with its own tools.
 
 use super::json::{flatten_text, lenient_str};
-use super::spec::HarnessSpec;
+use super::spec::{HarnessSpec, HookEvent};
 use crate::event::{Event, EventKind, McpTool, Tool, ToolKind};
 use serde::Deserialize;
 use serde_json::Value;
+
+/// The event names Claude Code (§1.1) and Codex CLI (§2.1) both use, and what each is.
+pub(crate) const EVENTS: &[HookEvent] = &[
+    HookEvent::other("UserPromptSubmit", EventKind::PromptSubmit, false),
+    HookEvent::pre("PreToolUse"),
+    HookEvent::post("PostToolUse"),
+    HookEvent::post("PostToolUseFailure"),
+    HookEvent::other("SessionStart", EventKind::SessionStart, true),
+    HookEvent::other("SessionEnd", EventKind::SessionEnd, true),
+    HookEvent::other("Stop", EventKind::Other, true),
+];
+
+/// The names of the events `build` makes for Claude Code and Codex CLI, in the order
+/// [`Build::name`](super::probe::Build::name) takes them.
+pub(crate) const BUILD_NAMES: [&str; 4] = [
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "SessionStart",
+];
 
 /// The fields of a Claude Code or Codex CLI event we read. Every string field is lenient (a
 /// value of another type counts as absent); `tool_input` and `tool_response` are read from the
@@ -33,12 +55,48 @@ pub(crate) struct Wire<'a> {
     pub error: Option<&'a str>,
 }
 
-/// Parses a Claude-shaped event of the harness `spec` describes.
+/// Parses a Claude Code or Codex CLI event of the harness `spec` describes.
 ///
 /// # Errors
 ///
 /// A message naming what is missing (`hook_event_name`, `tool_name`, `session_id`).
 pub(crate) fn parse(spec: &HarnessSpec, raw: &Value) -> Result<Event, String> {
+    parse_with(spec, raw, |ev, w, tool_name, input| {
+        let server_hint = raw
+            .get("mcp_server")
+            .and_then(|s| s.get("name"))
+            .and_then(Value::as_str);
+        ev.tool = Some(tool(tool_name, input, server_hint));
+        if ev.kind == EventKind::PostTool {
+            if ev.event_name == "PostToolUseFailure" {
+                ev.output = Some(w.error.unwrap_or("").to_string());
+                ev.output_is_error = true;
+            } else {
+                let resp = raw.get("tool_response").unwrap_or(&Value::Null);
+                ev.output_is_error = resp
+                    .get("isError")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false);
+                ev.output = Some(flatten_text(resp));
+            }
+        }
+    })
+}
+
+/// Parses a Claude-shaped event of the harness `spec` describes: the event name, its kind
+/// (from `spec`), session id, cwd and prompt; for a tool event, `tool_event` gets the event so
+/// far, the wire fields, the tool's name and its `tool_input` (null when absent) and fills in
+/// the tool and its output.
+///
+/// # Errors
+///
+/// A message naming what is missing (`hook_event_name`, `tool_name` on a tool event,
+/// `session_id`), or serde's message when the event is not a JSON object.
+pub(crate) fn parse_with<'a>(
+    spec: &HarnessSpec,
+    raw: &'a Value,
+    tool_event: impl FnOnce(&mut Event, &Wire<'a>, &'a str, Value),
+) -> Result<Event, String> {
     let w = Wire::deserialize(raw).map_err(|e| e.to_string())?;
     let name = w.hook_event_name.ok_or("missing hook_event_name")?;
     let kind = spec.kind(name).unwrap_or(EventKind::Other);
@@ -52,24 +110,7 @@ pub(crate) fn parse(spec: &HarnessSpec, raw: &Value) -> Result<Event, String> {
         EventKind::PreTool | EventKind::PostTool => {
             let tool_name = w.tool_name.ok_or("missing tool_name")?;
             let input = raw.get("tool_input").cloned().unwrap_or(Value::Null);
-            let server_hint = raw
-                .get("mcp_server")
-                .and_then(|s| s.get("name"))
-                .and_then(Value::as_str);
-            ev.tool = Some(tool(tool_name, input, server_hint));
-            if kind == EventKind::PostTool {
-                if name == "PostToolUseFailure" {
-                    ev.output = Some(w.error.unwrap_or("").to_string());
-                    ev.output_is_error = true;
-                } else {
-                    let resp = raw.get("tool_response").unwrap_or(&Value::Null);
-                    ev.output_is_error = resp
-                        .get("isError")
-                        .and_then(Value::as_bool)
-                        .unwrap_or(false);
-                    ev.output = Some(flatten_text(resp));
-                }
-            }
+            tool_event(&mut ev, &w, tool_name, input);
         }
         _ => {}
     }

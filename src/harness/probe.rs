@@ -5,7 +5,7 @@
 //! one dispatch on [`Harness`].
 
 use crate::event::Harness;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// A tool call, in harness-neutral terms.
 #[derive(Debug, Clone)]
@@ -51,6 +51,49 @@ pub fn build_event(h: Harness, ids: &Ids<'_>, what: &Build<'_>) -> Value {
         Harness::Cursor => super::cursor::build_event(ids, what),
         Harness::Gemini => super::gemini::build_event(ids, what),
     }
+}
+
+impl Build<'_> {
+    /// This event's name among a harness's four: `[prompt, pre-tool, post-tool, session-start]`.
+    pub(crate) fn name<'n>(&self, names: [&'n str; 4]) -> &'n str {
+        let [prompt, pre, post, start] = names;
+        match self {
+            Build::Prompt(_) => prompt,
+            Build::PreTool(_) => pre,
+            Build::PostTool(..) => post,
+            Build::SessionStart => start,
+        }
+    }
+}
+
+/// Adds the per-event fields of a Claude Code, Codex CLI or Gemini CLI event to `m` (whose
+/// common fields are already in): `prompt`; the tool's fields (`tool_fields`); those and
+/// `tool_response` (`response` of the call and its output); or `source: "startup"`.
+pub(crate) fn event_fields(
+    m: &mut Map<String, Value>,
+    what: &Build<'_>,
+    tool_fields: impl Fn(&Call, &mut Map<String, Value>),
+    response: impl Fn(&Call, &str) -> Value,
+) {
+    match what {
+        Build::Prompt(text) => {
+            m.insert("prompt".into(), (*text).into());
+        }
+        Build::PreTool(call) => tool_fields(call, m),
+        Build::PostTool(call, output) => {
+            tool_fields(call, m);
+            m.insert("tool_response".into(), response(call, output));
+        }
+        Build::SessionStart => {
+            m.insert("source".into(), "startup".into());
+        }
+    }
+}
+
+/// Adds a tool call's `tool_name` and `tool_input` to `m`.
+pub(crate) fn tool_name_input(m: &mut Map<String, Value>, (name, input): (String, Value)) {
+    m.insert("tool_name".into(), name.into());
+    m.insert("tool_input".into(), input);
 }
 
 /// The state of one scripted session: ids shared by its events.
@@ -169,6 +212,18 @@ pub fn verdict_word(h: Harness, v: &Value) -> Option<String> {
         Harness::Codex => super::codex::verdict_word(v),
         Harness::Cursor => super::cursor::verdict_word(v),
         Harness::Gemini => super::gemini::verdict_word(v),
+    }
+}
+
+/// The answer an exit status alone decides, for a harness where exit 2 blocks (with stderr,
+/// or stdout when stderr is empty) and no exit status or another non-zero one is a failure;
+/// `None` on exit 0, where the output is read.
+pub(crate) fn exit_answer(exit: Option<i32>, stdout: &str, stderr: &str) -> Option<Answer> {
+    match exit {
+        None => Some(no_exit(stderr)),
+        Some(2) => Some(Answer::Deny(stderr_or(stderr, stdout.trim()))),
+        Some(0) => None,
+        Some(code) => Some(failed_exit(code, stderr)),
     }
 }
 

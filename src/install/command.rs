@@ -30,7 +30,9 @@ impl HookCommand {
 
     /// The command as one POSIX shell string.
     ///
-    /// Errors: the executable path is not valid UTF-8 (it cannot be written into JSON).
+    /// # Errors
+    ///
+    /// `executable path "<exe>" is not UTF-8` when it is not (it cannot be written into JSON).
     pub fn shell_line(&self) -> Result<String, String> {
         let exe = self
             .exe

@@ -28,7 +28,10 @@ pub fn resolve(path: &Path) -> PathBuf {
 
 /// Reads a UTF-8 text file of at most [`MAX_SETTINGS_BYTES`]; `None` when it does not exist.
 ///
-/// Errors: unreadable, too large, not a regular file, or not UTF-8 (with the file named).
+/// # Errors
+///
+/// An [`InstallError`] at `path`: `cannot read: <e>`, `is not a regular file`, `is larger than
+/// <MAX_SETTINGS_BYTES> bytes; not touched`, or `is not UTF-8 (byte <n>)`.
 pub fn read_text(path: &Path) -> Result<Option<String>, InstallError> {
     let meta = match fs::metadata(path) {
         Ok(m) => m,
@@ -58,6 +61,12 @@ pub fn read_text(path: &Path) -> Result<Option<String>, InstallError> {
 
 /// Refuses a file the user marked read-only (checked on the mode bits, so it also holds for
 /// root, which the kernel would let write anyway).
+///
+/// # Errors
+///
+/// An [`InstallError`] at `path` when the file exists and is read-only: `is read-only; nothing
+/// was changed (make it writable, or edit it by hand)`. A file that does not exist (or whose
+/// metadata cannot be read) passes.
 pub fn check_writable(path: &Path) -> Result<(), InstallError> {
     match fs::metadata(path) {
         Ok(m) if m.permissions().readonly() => Err(InstallError::at(

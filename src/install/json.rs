@@ -85,7 +85,10 @@ pub fn render(doc: &Map<String, Value>, style: &Style) -> String {
 
 /// Parses a settings file's text; empty or blank text is an empty object.
 ///
-/// Errors: the file, line and column of a syntax error, or a root that is not an object.
+/// # Errors
+///
+/// An [`InstallError`] at `path`: `<line>:<column>: not valid JSON (<parser message>); the
+/// file was not changed`, or `the top level is not a JSON object`.
 pub fn parse(path: &Path, text: &str) -> Result<Map<String, Value>, InstallError> {
     if text.trim().is_empty() {
         return Ok(Map::new());
@@ -217,6 +220,12 @@ fn strip_ours(layout: Layout, list: Vec<Value>) -> Vec<Value> {
 /// Adds or refreshes our entries in a parsed document. Our entry for an event replaces, in
 /// place, the first entry that held only our handlers; other entries of ours for that event
 /// (and for events we no longer hook) are removed; everyone else's entries are untouched.
+///
+/// # Errors
+///
+/// An [`InstallError`] at `path` when `"hooks"` is not an object or one of its values is not a
+/// list (`...; the file was not changed`); `doc` may already have gained the flat layout's
+/// `"version"` key (the callers discard it).
 pub fn install_doc(
     path: &Path,
     spec: &Spec,
@@ -284,6 +293,11 @@ pub fn install_doc(
 }
 
 /// Removes every entry of ours. Lists, the `hooks` object, that we leave empty are removed.
+///
+/// # Errors
+///
+/// An [`InstallError`] at `path` when `"hooks"` is not an object (`"hooks" is not an object;
+/// the file was not changed`); `doc` is then unchanged.
 pub fn uninstall_doc(
     path: &Path,
     layout: Layout,

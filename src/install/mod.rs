@@ -88,6 +88,10 @@ pub struct Env {
 
 impl Env {
     /// From the process: `$HOME` (through `directories`), the current directory, `$CODEX_HOME`.
+    ///
+    /// # Errors
+    ///
+    /// `cannot find the home directory ($HOME)`, or `cannot read the current directory: <e>`.
     pub fn from_process() -> Result<Env, InstallError> {
         let home = directories::BaseDirs::new()
             .map(|b| b.home_dir().to_path_buf())
@@ -162,6 +166,11 @@ impl Change {
 
 /// New text of a JSON settings file after installing our entries (pure; the file's style is
 /// kept, and an unchanged document gives back the same text).
+///
+/// # Errors
+///
+/// An [`InstallError`] at `path` when `before` is not a JSON object ([`json::parse`]) or its
+/// `"hooks"` is not an object of lists ([`json::install_doc`]).
 pub fn install_text(
     spec: &Spec,
     path: &Path,
@@ -182,6 +191,12 @@ pub fn install_text(
 ///
 /// `backup` is the text of `<file>.intentshield.bak`, if any: when installing into it gives
 /// exactly the current text, the backup's bytes come back unchanged.
+///
+/// # Errors
+///
+/// An [`InstallError`] at `path` when `before` is not a JSON object ([`json::parse`]) or its
+/// `"hooks"` is not an object ([`json::uninstall_doc`]). A backup that does not parse is no
+/// error: it is just not restored.
 pub fn uninstall_text(
     spec: &Spec,
     path: &Path,
@@ -220,6 +235,13 @@ fn hook_line(spec: &Spec, opts: &Options) -> Result<String, InstallError> {
 }
 
 /// Works out what `install` would write, reading but not writing.
+///
+/// # Errors
+///
+/// An [`InstallError`]: the adapter spec does not load (a build bug); the executable path is
+/// not UTF-8 ([`HookCommand::shell_line`]); the settings file, or Codex's `config.toml` next
+/// to it, cannot be read ([`fsutil::read_text`]) or does not parse ([`install_text`],
+/// [`toml::enable_hooks`]). Each names the file.
 pub fn plan_install(h: Harness, opts: &Options, env: &Env) -> Result<Vec<Change>, InstallError> {
     let spec = spec::load(h).map_err(InstallError::msg)?;
     let path = fsutil::resolve(&settings_path(&spec, opts.scope, env));
@@ -247,6 +269,13 @@ pub fn plan_install(h: Harness, opts: &Options, env: &Env) -> Result<Vec<Change>
 }
 
 /// Works out what `uninstall` would write, reading but not writing.
+///
+/// # Errors
+///
+/// An [`InstallError`]: the adapter spec does not load (a build bug); the executable path is
+/// not UTF-8 ([`HookCommand::shell_line`]); the settings file cannot be read
+/// ([`fsutil::read_text`]) or does not parse ([`uninstall_text`]). An unreadable backup counts
+/// as no backup.
 pub fn plan_uninstall(h: Harness, opts: &Options, env: &Env) -> Result<Vec<Change>, InstallError> {
     let spec = spec::load(h).map_err(InstallError::msg)?;
     let path = fsutil::resolve(&settings_path(&spec, opts.scope, env));
@@ -263,6 +292,14 @@ pub fn plan_uninstall(h: Harness, opts: &Options, env: &Env) -> Result<Vec<Chang
 
 /// Writes planned changes. Every file is checked (read-only, unchanged since planning)
 /// before the first write. Each replaced text is kept as `<file>.intentshield.bak`.
+///
+/// # Errors
+///
+/// An [`InstallError`] naming the file. Before anything is written: a file is read-only
+/// ([`fsutil::check_writable`]), cannot be read, or `changed while we were working on it;
+/// nothing was written, run again`. While writing: a backup or a file cannot be written
+/// ([`fsutil::atomic_write`]: that file is unchanged) or `cannot remove: <e>`; files earlier in
+/// `changes` may already be written.
 pub fn apply(changes: &[Change]) -> Result<(), InstallError> {
     for c in changes.iter().filter(|c| !c.is_noop()) {
         if c.before.is_some() {

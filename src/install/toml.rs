@@ -17,7 +17,12 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Parses TOML. Errors: file, line:column and the parser's message.
+/// Parses TOML.
+///
+/// # Errors
+///
+/// An [`InstallError`] at `path`: `<line>:<column>: not valid TOML (<parser message>); the
+/// file was not changed`.
 pub fn parse(path: &Path, text: &str) -> Result<DocumentMut, InstallError> {
     text.parse::<DocumentMut>().map_err(|e| {
         let (l, c) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
@@ -41,6 +46,10 @@ pub fn disabled_switches(doc: &DocumentMut) -> Vec<&'static str> {
 }
 
 /// Turns the disabled hooks switches on; `None` when nothing needs to change.
+///
+/// # Errors
+///
+/// The [`parse`] error when `text` is not valid TOML.
 pub fn enable_hooks(path: &Path, text: &str) -> Result<Option<String>, InstallError> {
     let mut doc = parse(path, text)?;
     let off = disabled_switches(&doc);

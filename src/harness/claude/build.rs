@@ -7,50 +7,38 @@ use serde_json::{json, Map, Value};
 
 /// Builds a Claude Code event.
 pub fn event(ids: &Ids<'_>, what: &Build<'_>) -> Value {
-    let name = match what {
-        Build::Prompt(_) => "UserPromptSubmit",
-        Build::PreTool(_) => "PreToolUse",
-        Build::PostTool(..) => "PostToolUse",
-        Build::SessionStart => "SessionStart",
-    };
+    let name = what.name(crate::harness::claude_shape::BUILD_NAMES);
     let mut m = Map::new();
     m.insert("session_id".into(), ids.id.into());
     m.insert("transcript_path".into(), "/dev/null".into());
     m.insert("cwd".into(), ids.cwd.into());
     m.insert("permission_mode".into(), "default".into());
     m.insert("hook_event_name".into(), name.into());
-    match what {
-        Build::Prompt(text) => {
-            m.insert("prompt".into(), (*text).into());
-        }
-        Build::PreTool(call) => tool_fields(ids, call, &mut m),
-        Build::PostTool(call, output) => {
-            tool_fields(ids, call, &mut m);
-            // Samples: claude-PostToolUse-mcp.json (content blocks), -bash.json (object).
-            let resp = match call {
-                Call::Mcp(..) => json!([{ "type": "text", "text": output }]),
-                _ => json!({ "stdout": output, "stderr": "", "interrupted": false }),
-            };
-            m.insert("tool_response".into(), resp);
-        }
-        Build::SessionStart => {
-            m.insert("source".into(), "startup".into());
-        }
-    }
+    probe::event_fields(
+        &mut m,
+        what,
+        |call, m| tool_fields(ids, call, m),
+        // Samples: claude-PostToolUse-mcp.json (content blocks), -bash.json (object).
+        |call, output| match call {
+            Call::Mcp(..) => json!([{ "type": "text", "text": output }]),
+            _ => json!({ "stdout": output, "stderr": "", "interrupted": false }),
+        },
+    );
     Value::Object(m)
 }
 
 fn tool_fields(ids: &Ids<'_>, call: &Call, m: &mut Map<String, Value>) {
-    let (name, input): (String, Value) = match call {
-        Call::Read(p) => ("Read".into(), json!({ "file_path": p })),
-        Call::Shell(c) => (
-            "Bash".into(),
-            json!({ "command": c, "description": "run a command" }),
-        ),
-        Call::Mcp(s, t, a) => (format!("mcp__{s}__{t}"), a.clone()),
-    };
-    m.insert("tool_name".into(), name.into());
-    m.insert("tool_input".into(), input);
+    probe::tool_name_input(
+        m,
+        match call {
+            Call::Read(p) => ("Read".into(), json!({ "file_path": p })),
+            Call::Shell(c) => (
+                "Bash".into(),
+                json!({ "command": c, "description": "run a command" }),
+            ),
+            Call::Mcp(s, t, a) => (format!("mcp__{s}__{t}"), a.clone()),
+        },
+    );
     if let Call::Mcp(s, ..) = call {
         m.insert("mcp_server".into(), json!({"name": s, "source": "user"}));
     }
@@ -61,16 +49,10 @@ fn tool_fields(ids: &Ids<'_>, call: &Call, m: &mut Map<String, Value>) {
 /// another non-zero exit is a hook failure, an empty stdout is no opinion, other non-JSON is a
 /// failure.
 pub fn read_answer(exit: Option<i32>, stdout: &str, stderr: &str) -> Answer {
+    if let Some(a) = probe::exit_answer(exit, stdout, stderr) {
+        return a;
+    }
     let out = stdout.trim();
-    let Some(code) = exit else {
-        return probe::no_exit(stderr);
-    };
-    if code == 2 {
-        return Answer::Deny(probe::stderr_or(stderr, out));
-    }
-    if code != 0 {
-        return probe::failed_exit(code, stderr);
-    }
     match probe::json_object(out) {
         Some(v) => probe::finish(&v, probe::grouped_decision(&v)),
         None if out.is_empty() => Answer::NoObjection,

@@ -18,24 +18,15 @@ pub use build::{event as build_event, read_answer, verdict_word};
 pub use render::{render, render_error};
 
 use super::spec::{
-    ConfigFiles, Events, FailClosed, HarnessSpec, HookEvent, ProtectedConfig, SettingsPaths,
-    SwitchValue,
+    ConfigFiles, Events, FailClosed, HarnessSpec, ProtectedConfig, SettingsPaths, SwitchValue,
 };
-use crate::event::{Event, EventKind, Harness};
+use crate::event::{Event, Harness};
 use serde_json::Value;
 
 /// Claude Code's event names (§1.1) and abilities.
 pub const SPEC: HarnessSpec = HarnessSpec {
     harness: Harness::Claude,
-    events: &[
-        HookEvent::other("UserPromptSubmit", EventKind::PromptSubmit, false),
-        HookEvent::pre("PreToolUse"),
-        HookEvent::post("PostToolUse"),
-        HookEvent::post("PostToolUseFailure"),
-        HookEvent::other("SessionStart", EventKind::SessionStart, true),
-        HookEvent::other("SessionEnd", EventKind::SessionEnd, true),
-        HookEvent::other("Stop", EventKind::Other, true),
-    ],
+    events: super::claude_shape::EVENTS,
     // `updatedInput` replaces the arguments (sent with "ask", §1.3).
     rewrite: Events::All,
     ask: Events::Only(&["PreToolUse"]),
@@ -72,7 +63,7 @@ pub fn parse(raw: &Value) -> Result<Event, String> {
 mod tests {
     use super::*;
     use crate::decision::{Decision, Reason, Verdict};
-    use crate::event::ToolKind;
+    use crate::event::{EventKind, ToolKind};
     use crate::harness::Rendered;
     use serde_json::json;
 

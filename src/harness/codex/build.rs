@@ -7,12 +7,7 @@ use serde_json::{json, Map, Value};
 
 /// Builds a Codex CLI event.
 pub fn event(ids: &Ids<'_>, what: &Build<'_>) -> Value {
-    let name = match what {
-        Build::Prompt(_) => "UserPromptSubmit",
-        Build::PreTool(_) => "PreToolUse",
-        Build::PostTool(..) => "PostToolUse",
-        Build::SessionStart => "SessionStart",
-    };
+    let name = what.name(crate::harness::claude_shape::BUILD_NAMES);
     let mut m = Map::new();
     m.insert("session_id".into(), ids.id.into());
     if name != "SessionStart" {
@@ -23,40 +18,33 @@ pub fn event(ids: &Ids<'_>, what: &Build<'_>) -> Value {
     m.insert("hook_event_name".into(), name.into());
     m.insert("model".into(), "demo-model".into());
     m.insert("permission_mode".into(), "default".into());
-    match what {
-        Build::Prompt(text) => {
-            m.insert("prompt".into(), (*text).into());
-        }
-        Build::PreTool(call) => tool_fields(ids, call, &mut m),
-        Build::PostTool(call, output) => {
-            tool_fields(ids, call, &mut m);
-            // codex-PostToolUse-mcp.json: the raw MCP result.
-            let resp = match call {
-                Call::Mcp(..) => {
-                    json!({ "content": [{ "type": "text", "text": output }], "isError": false })
-                }
-                _ => Value::String((*output).into()),
-            };
-            m.insert("tool_response".into(), resp);
-        }
-        Build::SessionStart => {
-            m.insert("source".into(), "startup".into());
-        }
-    }
+    probe::event_fields(
+        &mut m,
+        what,
+        |call, m| tool_fields(ids, call, m),
+        // codex-PostToolUse-mcp.json: the raw MCP result.
+        |call, output| match call {
+            Call::Mcp(..) => {
+                json!({ "content": [{ "type": "text", "text": output }], "isError": false })
+            }
+            _ => Value::String(output.into()),
+        },
+    );
     Value::Object(m)
 }
 
 fn tool_fields(ids: &Ids<'_>, call: &Call, m: &mut Map<String, Value>) {
-    let (name, input): (String, Value) = match call {
-        Call::Read(p) => (
-            "Bash".into(),
-            json!({ "command": format!("cat {}", crate::text::shell_quote(p)) }),
-        ),
-        Call::Shell(c) => ("Bash".into(), json!({ "command": c })),
-        Call::Mcp(s, t, a) => (format!("mcp__{s}__{t}"), a.clone()),
-    };
-    m.insert("tool_name".into(), name.into());
-    m.insert("tool_input".into(), input);
+    probe::tool_name_input(
+        m,
+        match call {
+            Call::Read(p) => (
+                "Bash".into(),
+                json!({ "command": format!("cat {}", crate::text::shell_quote(p)) }),
+            ),
+            Call::Shell(c) => ("Bash".into(), json!({ "command": c })),
+            Call::Mcp(s, t, a) => (format!("mcp__{s}__{t}"), a.clone()),
+        },
+    );
     m.insert("tool_use_id".into(), format!("toolu_demo_{}", ids.n).into());
 }
 
@@ -64,20 +52,13 @@ fn tool_fields(ids: &Ids<'_>, call: &Call, m: &mut Map<String, Value>) {
 /// on stderr (an empty one lets the call run), another non-zero exit is a hook failure, and
 /// output that is not JSON is ignored.
 pub fn read_answer(exit: Option<i32>, stdout: &str, stderr: &str) -> Answer {
-    let out = stdout.trim();
-    let Some(code) = exit else {
-        return probe::no_exit(stderr);
-    };
-    if code == 2 {
-        if stderr.trim().is_empty() {
-            return Answer::Failed("exit 2 with an empty stderr (Codex lets the call run)".into());
-        }
-        return Answer::Deny(probe::stderr_or(stderr, out));
+    if exit == Some(2) && stderr.trim().is_empty() {
+        return Answer::Failed("exit 2 with an empty stderr (Codex lets the call run)".into());
     }
-    if code != 0 {
-        return probe::failed_exit(code, stderr);
+    if let Some(a) = probe::exit_answer(exit, stdout, stderr) {
+        return a;
     }
-    match probe::json_object(out) {
+    match probe::json_object(stdout.trim()) {
         Some(v) => probe::finish(&v, probe::grouped_decision(&v)),
         None => Answer::NoObjection,
     }

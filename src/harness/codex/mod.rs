@@ -18,23 +18,15 @@ pub use build::{event as build_event, read_answer, verdict_word};
 pub use patch::patch_targets;
 pub use render::{render, render_error};
 
-use super::spec::{ConfigFiles, Events, HarnessSpec, HookEvent, ProtectedConfig, SettingsPaths};
-use crate::event::{Event, EventKind, Harness};
+use super::spec::{ConfigFiles, Events, HarnessSpec, ProtectedConfig, SettingsPaths};
+use crate::event::{Event, Harness};
 use serde_json::Value;
 
 /// Codex CLI's event names (§2.1; the Claude Code names, read through the same shape) and
 /// abilities.
 pub const SPEC: HarnessSpec = HarnessSpec {
     harness: Harness::Codex,
-    events: &[
-        HookEvent::other("UserPromptSubmit", EventKind::PromptSubmit, false),
-        HookEvent::pre("PreToolUse"),
-        HookEvent::post("PostToolUse"),
-        HookEvent::post("PostToolUseFailure"),
-        HookEvent::other("SessionStart", EventKind::SessionStart, true),
-        HookEvent::other("SessionEnd", EventKind::SessionEnd, true),
-        HookEvent::other("Stop", EventKind::Other, true),
-    ],
+    events: super::claude_shape::EVENTS,
     // `updatedInput` is valid only with "allow", which would skip the user's approval; an
     // argument rewrite is never sent (§2.3, §9).
     rewrite: Events::Never,
@@ -72,7 +64,7 @@ pub fn parse(raw: &Value) -> Result<Event, String> {
 mod tests {
     use super::*;
     use crate::decision::{Decision, Reason, Verdict};
-    use crate::event::ToolKind;
+    use crate::event::{EventKind, ToolKind};
     use crate::harness::Rendered;
     use serde_json::json;
 

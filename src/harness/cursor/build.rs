@@ -7,12 +7,12 @@ use serde_json::{json, Map, Value};
 
 /// Builds a Cursor event.
 pub fn event(ids: &Ids<'_>, what: &Build<'_>) -> Value {
-    let name = match what {
-        Build::Prompt(_) => "beforeSubmitPrompt",
-        Build::PreTool(_) => "preToolUse",
-        Build::PostTool(..) => "postToolUse",
-        Build::SessionStart => "sessionStart",
-    };
+    let name = what.name([
+        "beforeSubmitPrompt",
+        "preToolUse",
+        "postToolUse",
+        "sessionStart",
+    ]);
     let mut m = Map::new();
     m.insert("conversation_id".into(), ids.id.into());
     m.insert("generation_id".into(), format!("gen-{}", ids.n).into());
@@ -41,13 +41,14 @@ pub fn event(ids: &Ids<'_>, what: &Build<'_>) -> Value {
 }
 
 fn tool_fields(ids: &Ids<'_>, call: &Call, m: &mut Map<String, Value>) {
-    let (name, input): (String, Value) = match call {
-        Call::Read(p) => ("Read".into(), json!({ "file_path": p })),
-        Call::Shell(c) => ("Shell".into(), json!({ "command": c, "cwd": ids.cwd })),
-        Call::Mcp(_, t, a) => (format!("MCP:{t}"), a.clone()),
-    };
-    m.insert("tool_name".into(), name.into());
-    m.insert("tool_input".into(), input);
+    probe::tool_name_input(
+        m,
+        match call {
+            Call::Read(p) => ("Read".into(), json!({ "file_path": p })),
+            Call::Shell(c) => ("Shell".into(), json!({ "command": c, "cwd": ids.cwd })),
+            Call::Mcp(_, t, a) => (format!("MCP:{t}"), a.clone()),
+        },
+    );
     m.insert("tool_use_id".into(), format!("toolu_demo_{}", ids.n).into());
     m.insert("cwd".into(), ids.cwd.into());
 }
@@ -55,16 +56,10 @@ fn tool_fields(ids: &Ids<'_>, call: &Call, m: &mut Map<String, Value>) {
 /// Reads a hook's exit status and output as Cursor does: exit 2 blocks, another non-zero exit
 /// is a hook failure, and every answer must be a JSON object (`permission`, `agent_message`).
 pub fn read_answer(exit: Option<i32>, stdout: &str, stderr: &str) -> Answer {
+    if let Some(a) = probe::exit_answer(exit, stdout, stderr) {
+        return a;
+    }
     let out = stdout.trim();
-    let Some(code) = exit else {
-        return probe::no_exit(stderr);
-    };
-    if code == 2 {
-        return Answer::Deny(probe::stderr_or(stderr, out));
-    }
-    if code != 0 {
-        return probe::failed_exit(code, stderr);
-    }
     let Some(v) = probe::json_object(out) else {
         return if out.is_empty() {
             Answer::Failed("empty stdout (Cursor counts it as a failure)".into())

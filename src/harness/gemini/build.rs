@@ -7,47 +7,32 @@ use serde_json::{json, Map, Value};
 
 /// Builds a Gemini CLI event.
 pub fn event(ids: &Ids<'_>, what: &Build<'_>) -> Value {
-    let name = match what {
-        Build::Prompt(_) => "BeforeAgent",
-        Build::PreTool(_) => "BeforeTool",
-        Build::PostTool(..) => "AfterTool",
-        Build::SessionStart => "SessionStart",
-    };
+    let name = what.name(["BeforeAgent", "BeforeTool", "AfterTool", "SessionStart"]);
     let mut m = Map::new();
     m.insert("session_id".into(), ids.id.into());
     m.insert("transcript_path".into(), "".into());
     m.insert("cwd".into(), ids.cwd.into());
     m.insert("hook_event_name".into(), name.into());
     m.insert("timestamp".into(), "2026-11-30T00:00:00.000Z".into());
-    match what {
-        Build::Prompt(text) => {
-            m.insert("prompt".into(), (*text).into());
-        }
-        Build::PreTool(call) => tool_fields(call, &mut m),
-        Build::PostTool(call, output) => {
-            tool_fields(call, &mut m);
-            // gemini-AfterTool-mcp.json.
-            let resp = json!({
-                "llmContent": [{ "text": format!("<untrusted_context>\n{output}\n</untrusted_context>") }],
-                "returnDisplay": output
-            });
-            m.insert("tool_response".into(), resp);
-        }
-        Build::SessionStart => {
-            m.insert("source".into(), "startup".into());
-        }
-    }
+    probe::event_fields(&mut m, what, tool_fields, |_, output| {
+        // gemini-AfterTool-mcp.json.
+        json!({
+            "llmContent": [{ "text": format!("<untrusted_context>\n{output}\n</untrusted_context>") }],
+            "returnDisplay": output
+        })
+    });
     Value::Object(m)
 }
 
 fn tool_fields(call: &Call, m: &mut Map<String, Value>) {
-    let (name, input): (String, Value) = match call {
-        Call::Read(p) => ("read_file".into(), json!({ "file_path": p })),
-        Call::Shell(c) => ("run_shell_command".into(), json!({ "command": c })),
-        Call::Mcp(s, t, a) => (format!("mcp_{s}_{t}"), a.clone()),
-    };
-    m.insert("tool_name".into(), name.into());
-    m.insert("tool_input".into(), input);
+    probe::tool_name_input(
+        m,
+        match call {
+            Call::Read(p) => ("read_file".into(), json!({ "file_path": p })),
+            Call::Shell(c) => ("run_shell_command".into(), json!({ "command": c })),
+            Call::Mcp(s, t, a) => (format!("mcp_{s}_{t}"), a.clone()),
+        },
+    );
     if let Call::Mcp(s, t, _) = call {
         m.insert(
             "mcp_context".into(),

@@ -17,10 +17,9 @@ mod render;
 pub use build::{event as build_event, read_answer, verdict_word};
 pub use render::{render, render_error};
 
-use super::json::{flatten_text, lenient_str, string_field};
+use super::json::{flatten_text, string_field};
 use super::spec::{ConfigFiles, Events, HarnessSpec, HookEvent, ProtectedConfig, SettingsPaths};
 use crate::event::{Event, EventKind, Harness, McpTool, Tool, ToolKind};
-use serde::Deserialize;
 use serde_json::Value;
 
 /// Gemini CLI's event names (§4.1) and abilities.
@@ -55,54 +54,21 @@ pub const SPEC: HarnessSpec = HarnessSpec {
     },
 };
 
-/// The string fields of a Gemini CLI event we read (lenient: a value of another type counts
-/// as absent); `tool_input`, `mcp_context` and `tool_response` are read from the raw value.
-#[derive(Debug, Deserialize)]
-struct Wire<'a> {
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
-    hook_event_name: Option<&'a str>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
-    session_id: Option<&'a str>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
-    cwd: Option<&'a str>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
-    prompt: Option<&'a str>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
-    tool_name: Option<&'a str>,
-}
-
-/// Parses a Gemini CLI event.
+/// Parses a Gemini CLI event (the Claude Code shape at its top level; `mcp_context` and
+/// `tool_response` are read from the raw value).
 ///
 /// # Errors
 ///
 /// A message naming what is missing or malformed (the caller fails closed).
 pub fn parse(raw: &Value) -> Result<Event, String> {
-    let w = Wire::deserialize(raw).map_err(|e| e.to_string())?;
-    let name = w.hook_event_name.ok_or("missing hook_event_name")?;
-    let kind = SPEC.kind(name).unwrap_or(EventKind::Other);
-    let mut ev = Event::new(Harness::Gemini, kind, name);
-    ev.session_id = w.session_id.unwrap_or("").to_string();
-    ev.cwd = w.cwd.map(str::to_string);
-    match kind {
-        EventKind::PromptSubmit => {
-            ev.prompt = Some(w.prompt.unwrap_or("").to_string());
+    super::claude_shape::parse_with(&SPEC, raw, |ev, _, tool_name, input| {
+        ev.tool = Some(tool(tool_name, input, raw.get("mcp_context")));
+        if ev.kind == EventKind::PostTool {
+            let resp = raw.get("tool_response").unwrap_or(&Value::Null);
+            ev.output_is_error = resp.get("error").is_some_and(|e| !e.is_null());
+            ev.output = Some(strip_untrusted_wrapper(&flatten_text(resp)));
         }
-        EventKind::PreTool | EventKind::PostTool => {
-            let tool_name = w.tool_name.ok_or("missing tool_name")?;
-            let input = raw.get("tool_input").cloned().unwrap_or(Value::Null);
-            ev.tool = Some(tool(tool_name, input, raw.get("mcp_context")));
-            if kind == EventKind::PostTool {
-                let resp = raw.get("tool_response").unwrap_or(&Value::Null);
-                ev.output_is_error = resp.get("error").is_some_and(|e| !e.is_null());
-                ev.output = Some(strip_untrusted_wrapper(&flatten_text(resp)));
-            }
-        }
-        _ => {}
-    }
-    if ev.session_id.is_empty() {
-        return Err("missing session_id".into());
-    }
-    Ok(ev)
+    })
 }
 
 /// Removes Gemini CLI's own `<untrusted_context>` wrapper lines, keeping the content.
