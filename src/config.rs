@@ -8,8 +8,16 @@
 //! at start: the hook then fails closed.
 
 use crate::env;
-use crate::harness::AskMode;
 use std::path::PathBuf;
+
+/// How an "ask" is delivered where the harness cannot ask reliably.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AskMode {
+    /// Deny, with a reason that tells the user how to approve once (`intentshield approve`).
+    Deny,
+    /// Use the harness's own ask (Gemini CLI `decision:"ask"`: interactive sessions only).
+    Ask,
+}
 
 /// When state-changing calls need a person's confirmation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -35,18 +35,10 @@ use crate::decision::{Decision, Verdict};
 use crate::event::{Event, Harness};
 use serde_json::Value;
 
+pub use crate::config::AskMode;
 pub use json::{flatten_text, string_field};
 pub use probe::{Answer, Build, Call, Ids, Session};
 pub use spec::HarnessSpec;
-
-/// How an "ask" is delivered where the harness cannot ask reliably.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AskMode {
-    /// Deny, with a reason that tells the user how to approve once (`intentshield approve`).
-    Deny,
-    /// Use the harness's own ask (Gemini CLI `decision:"ask"`: interactive sessions only).
-    Ask,
-}
 
 /// Options that change rendering.
 #[derive(Debug, Clone, Copy)]
