@@ -20,6 +20,8 @@ pub mod disclosure;
 pub mod output;
 pub mod prompt;
 pub mod readwrite;
+#[cfg(test)]
+mod tests;
 
 use crate::config::Config;
 use crate::decision::{Decision, Reason, Verdict};

@@ -13,6 +13,8 @@ pub mod provenance;
 pub mod quarantine;
 pub mod review;
 pub mod taint;
+#[cfg(test)]
+mod tests;
 
 use super::{readwrite, Context, Evaluation, Facts};
 use crate::decision::{Decision, Verdict};
