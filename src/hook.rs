@@ -14,6 +14,7 @@ use crate::event::{Event, EventKind, Harness};
 use crate::harness::{self, RenderOptions, Rendered};
 use crate::paths::PathContext;
 use crate::policy::{self, Context};
+use crate::session::SessionView;
 use crate::state::{self, AuditEntry, Store};
 use serde_json::Value;
 use std::io::Read;
@@ -131,11 +132,20 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
 }
 
 fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state::Result<Decision> {
+    // Everything that needs no database runs before the write lock is taken, so concurrent
+    // hooks wait less: the digest of the arguments as sent (the audit row and the approval
+    // check share it), the call's facts (the view needs their origins, the checks their
+    // analysis), and the whole decision of an event whose policy reads no session view.
+    let digest = ev.tool.as_ref().map(policy::args_digest);
+    let facts = match (ev.kind, &ev.tool) {
+        (EventKind::PreTool, Some(t)) => Some(policy::Facts::of(t)),
+        _ => None,
+    };
+    let early = (!policy::reads_view(ev.kind))
+        .then(|| policy::evaluate(ev, None, &SessionView::default(), ctx));
     store.begin()?;
     let result = (|| {
-        // One digest of the arguments as sent: the audit row and the approval check share it.
-        let digest = ev.tool.as_ref().map(policy::args_digest);
-        let mut d = decide(ev, digest.as_deref(), store, ctx)?;
+        let mut d = decide(ev, digest.as_deref(), facts, early, store, ctx)?;
         let tool = ev.tool.as_ref().map(|t| t.display_name());
         let id = store.record_decision(&AuditEntry {
             harness: ev.harness.name(),
@@ -163,22 +173,23 @@ fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state:
     }
 }
 
-/// Loads the session view, evaluates the event, uses a pending approval for an ask, and
+/// Loads the session view (which also creates or refreshes the session row), evaluates the
+/// event unless `early` already holds its evaluation, uses a pending approval for an ask, and
 /// applies the effects (the caller holds the transaction).
 fn decide(
     ev: &Event,
     digest: Option<&str>,
+    facts: Option<policy::Facts>,
+    early: Option<policy::Evaluation>,
     store: &Store,
     ctx: &Context<'_>,
 ) -> state::Result<Decision> {
-    // The call's values, analysed once: the view needs their origins, the checks their facts.
-    let facts = match (ev.kind, &ev.tool) {
-        (EventKind::PreTool, Some(t)) => Some(policy::Facts::of(t)),
-        _ => None,
-    };
     let keys = facts.as_ref().map(policy::Facts::keys).unwrap_or_default();
     let view = effects::load_view(store, ev, &keys)?;
-    let mut e = policy::evaluate(ev, facts, &view, ctx);
+    let mut e = match early {
+        Some(e) => e,
+        None => policy::evaluate(ev, facts, &view, ctx),
+    };
     if e.decision.verdict == Verdict::Ask {
         // A one-time approval turns exactly this call's ask into no objection.
         if let (Some(t), Some(digest)) = (&ev.tool, digest) {

@@ -166,6 +166,12 @@ pub fn evaluate(
     }
 }
 
+/// True when [`evaluate`] reads the session view for an event of this kind (only before a
+/// tool runs); for the other kinds the caller may evaluate before loading it.
+pub fn reads_view(kind: EventKind) -> bool {
+    kind == EventKind::PreTool
+}
+
 /// Turns an ask into no objection with the one-time approval given for audit row `approval`
 /// (looked up by the caller for exactly this session, tool and argument digest). A rewrite
 /// that came with the ask still applies.

@@ -818,3 +818,36 @@ fn review_never_is_not_review_tainted() {
         assert_eq!(verdict(&e.decision), want, "{r:?}");
     }
 }
+
+#[test]
+fn only_pre_tool_events_read_the_view() {
+    // The hook evaluates the other kinds before it takes the database's write lock, with an
+    // empty view: that is only right if their decision cannot depend on the view.
+    let config = Config::default();
+    let c = ctx(&config, true);
+    let busy = View::tainted()
+        .prompt("send it to ops@example.invalid")
+        .complete()
+        .scope("private-repo")
+        .0;
+    let mut post = event(Harness::Claude, EventKind::PostTool);
+    post.tool = Some(mcp("mail", "read_inbox", json!({})));
+    post.output = Some(INBOX.to_string());
+    let mut prompt = event(Harness::Claude, EventKind::PromptSubmit);
+    prompt.prompt = Some("mail the report to ops@example.invalid".into());
+    let events = [
+        post,
+        prompt,
+        event(Harness::Claude, EventKind::SessionStart),
+        event(Harness::Claude, EventKind::SessionEnd),
+        event(Harness::Claude, EventKind::Other),
+    ];
+    for ev in &events {
+        assert!(!super::reads_view(ev.kind), "{:?}", ev.kind);
+        let a = evaluate(ev, None, &SessionView::default(), &c);
+        let b = evaluate(ev, None, &busy, &c);
+        assert_eq!(format!("{:?}", a.decision), format!("{:?}", b.decision));
+        assert_eq!(a.effects, b.effects, "{:?}", ev.kind);
+    }
+    assert!(super::reads_view(EventKind::PreTool));
+}
