@@ -55,6 +55,13 @@ fn floor_binary(dir: &Path) -> PathBuf {
     out
 }
 
+/// Copies the executable `src` into `dir` as `name` (mode kept) and returns the copy's path.
+fn copy_to(src: &Path, dir: &Path, name: &str) -> PathBuf {
+    let dst = dir.join(name);
+    std::fs::copy(src, &dst).unwrap_or_else(|e| panic!("copy {}: {e}", src.display()));
+    dst
+}
+
 fn time_once(bin: &Path, args: &[&str], input: &[u8], db: &Path) -> f64 {
     let t = Instant::now();
     let mut child = Command::new(bin)
@@ -120,14 +127,22 @@ fn main() {
     std::fs::create_dir_all(&tmp).unwrap();
     let db = tmp.join("bench.db");
     std::fs::write(db.with_extension("toml"), "").unwrap();
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_intentshield"));
+    // Every binary is measured from a plain copy in the same directory: the same bytes run
+    // measurably slower from the file the linker wrote (cargo's hard link in target/) than from
+    // a copy (here about 0.2 ms and 17 page faults more per run, whatever the code), so timing
+    // one from target/ and another from a copy compares page-cache states, not code.
+    let bin = copy_to(
+        &PathBuf::from(env!("CARGO_BIN_EXE_intentshield")),
+        &tmp,
+        "intentshield",
+    );
     let empty = floor_binary(&tmp);
     // The binaries measured: this one, and optionally a baseline (own database each).
     let mut bins: Vec<(&str, PathBuf, PathBuf)> = vec![("", bin.clone(), db.clone())];
     if let Some(b) = std::env::var_os("INTENTSHIELD_BENCH_BASELINE").filter(|b| !b.is_empty()) {
         let bdb = tmp.join("baseline.db");
         std::fs::write(bdb.with_extension("toml"), "").unwrap();
-        bins.push(("before: ", PathBuf::from(b), bdb));
+        bins.push(("before: ", copy_to(Path::new(&b), &tmp, "baseline"), bdb));
     }
     let session = "bench-session";
     let prompt = json!({"session_id": session, "cwd": "/p", "hook_event_name": "UserPromptSubmit", "prompt": "Post the release notes to the team channel."});
