@@ -586,31 +586,83 @@ fn numbers(text: &str, out: &mut Out) {
     }
 }
 
+/// Deepest nesting of a JSON value whose strings [`string_leaves`] collects.
+pub const MAX_LEAF_DEPTH: usize = 32;
+/// Most string leaves [`string_leaves`] collects.
+pub const MAX_LEAVES: usize = 4096;
+
 /// Every string leaf of a JSON value with the key path that holds it (lower-case keys).
-/// Depth is bounded (32) and so is the number of leaves (4096).
+/// Depth is bounded ([`MAX_LEAF_DEPTH`]) and so is the number of leaves ([`MAX_LEAVES`]); see
+/// [`string_leaves_whole`] to know whether anything was left out.
 pub fn string_leaves(v: &Value) -> Vec<(String, &str)> {
-    let mut out = Vec::new();
-    walk(v, "", &mut out, 0);
-    out
+    string_leaves_whole(v).0
 }
 
-fn walk<'a>(v: &'a Value, key: &str, out: &mut Vec<(String, &'a str)>, depth: usize) {
-    if depth > 32 || out.len() >= 4096 {
+/// [`string_leaves`], and whether they are all of them: false when the walk stopped before
+/// the end, at a string or a non-empty array or object deeper than [`MAX_LEAF_DEPTH`] (not
+/// looked into), or at a string past the first [`MAX_LEAVES`]. Such arguments cannot be checked
+/// whole, and what cannot be analysed is not harmless.
+pub fn string_leaves_whole(v: &Value) -> (Vec<(String, &str)>, bool) {
+    let mut out = Vec::new();
+    let mut whole = true;
+    walk(v, "", &mut out, 0, &mut whole);
+    (out, whole)
+}
+
+fn walk<'a>(
+    v: &'a Value,
+    key: &str,
+    out: &mut Vec<(String, &'a str)>,
+    depth: usize,
+    whole: &mut bool,
+) {
+    let holds_strings = match v {
+        Value::String(_) => true,
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(m) => !m.is_empty(),
+        _ => false,
+    };
+    if depth > MAX_LEAF_DEPTH || out.len() >= MAX_LEAVES {
+        if holds_strings {
+            *whole = false;
+        }
         return;
     }
     match v {
         Value::String(s) => out.push((key.to_string(), s)),
         Value::Array(a) => {
             for x in a {
-                walk(x, key, out, depth + 1);
+                walk(x, key, out, depth + 1, whole);
             }
         }
         Value::Object(m) => {
             for (k, x) in m {
-                walk(x, &k.to_ascii_lowercase(), out, depth + 1);
+                walk(x, &k.to_ascii_lowercase(), out, depth + 1, whole);
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod leaves_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn string_leaves_say_when_they_are_not_all() {
+        let many = |n: usize| Value::Array((0..n).map(|_| json!("x")).collect());
+        assert!(string_leaves_whole(&json!({"a": many(MAX_LEAVES)})).1);
+        let v = json!({"a": many(MAX_LEAVES), "b": "y"});
+        let (l, whole) = string_leaves_whole(&v);
+        assert_eq!((l.len(), whole), (MAX_LEAVES, false));
+        let deep = |d: usize, leaf: Value| (0..d).fold(leaf, |v, _| json!([v]));
+        assert!(string_leaves_whole(&deep(MAX_LEAF_DEPTH, json!("s"))).1);
+        assert!(!string_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!("s"))).1);
+        // Numbers, booleans, nulls and empty containers past the bound hold no string.
+        assert!(string_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!(1))).1);
+        assert!(string_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!([]))).1);
+        assert!(!string_leaves_whole(&deep(MAX_LEAF_DEPTH + 2, json!(1))).1);
     }
 }
 

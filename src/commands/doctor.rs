@@ -64,31 +64,12 @@ pub fn db_path() -> Option<PathBuf> {
 }
 
 fn check_db(db: &Path) -> Result<(), String> {
-    if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let conn = rusqlite::Connection::open(db).map_err(|e| e.to_string())?;
-    conn.busy_timeout(Duration::from_secs(2))
-        .map_err(|e| e.to_string())?;
-    conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
-        .map_err(|e| e.to_string())
+    crate::state::probe_writable(db).map_err(|e| e.0)
 }
 
 /// `Ok(Some(ts))` last decision of the harness, `Ok(None)` never, `Err` no audit table yet.
 fn last_run(db: &Path, h: Harness) -> Result<Option<i64>, String> {
-    if !db.exists() {
-        return Err("no database yet".into());
-    }
-    let conn =
-        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .map_err(|e| e.to_string())?;
-    conn.query_row(
-        "SELECT max(ts) FROM decisions WHERE harness = ?1",
-        [h.name()],
-        |r| r.get::<_, Option<i64>>(0),
-    )
-    .map_err(|e| e.to_string())
+    crate::state::last_decision_of(db, h.name()).map_err(|e| e.0)
 }
 
 fn our_handlers(spec: &Spec, doc: &Map<String, Value>, event: &str) -> Vec<Value> {

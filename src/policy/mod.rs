@@ -83,13 +83,18 @@ pub struct Facts {
     pub arg_text: String,
     /// The values found in the arguments (sorted by text, deduplicated).
     pub vals: Vec<Val>,
+    /// False when the arguments hold strings that were not collected (nested deeper than
+    /// `provenance::MAX_LEAF_DEPTH`, or past the first `provenance::MAX_LEAVES`): such a call
+    /// cannot be checked whole.
+    pub whole: bool,
 }
 
 impl Facts {
     /// Analyses `tool`'s arguments.
     pub fn of(tool: &Tool) -> Facts {
         let sh = tool.shell_command().map(|c| crate::shell::analyze(&c));
-        let leaves: Vec<(String, String)> = provenance::string_leaves(&tool.input)
+        let (leaves, whole) = provenance::string_leaves_whole(&tool.input);
+        let leaves: Vec<(String, String)> = leaves
             .into_iter()
             .map(|(k, s)| (k, s.to_string()))
             .collect();
@@ -125,6 +130,7 @@ impl Facts {
             leaves,
             arg_text,
             vals,
+            whole,
         }
     }
 

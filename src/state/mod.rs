@@ -232,3 +232,41 @@ impl Store {
         Ok(())
     }
 }
+
+/// Checks that the database at `db` can be written: creates its folder, opens it and takes and
+/// releases the write lock (waiting at most 2 s). Used by `doctor`; changes nothing else.
+///
+/// # Errors
+/// "cannot create DIR: …" when the folder cannot be made; SQLite's message when the file
+/// cannot be opened or locked for writing.
+pub fn probe_writable(db: &Path) -> Result<()> {
+    if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| StateError(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let plain = |e: rusqlite::Error| StateError(e.to_string());
+    let conn = Connection::open(db).map_err(plain)?;
+    conn.busy_timeout(Duration::from_secs(2)).map_err(plain)?;
+    conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
+        .map_err(plain)
+}
+
+/// The time (Unix seconds) of the newest audit row of `harness` in the database at `db`,
+/// opened read-only; `None` when it has none. Used by `doctor` to tell whether the hook ran.
+///
+/// # Errors
+/// "no database yet" when the file does not exist; SQLite's message when it cannot be read
+/// or has no audit table yet.
+pub fn last_decision_of(db: &Path, harness: &str) -> Result<Option<i64>> {
+    if !db.exists() {
+        return Err(StateError("no database yet".into()));
+    }
+    let plain = |e: rusqlite::Error| StateError(e.to_string());
+    let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(plain)?;
+    conn.query_row(
+        "SELECT max(ts) FROM decisions WHERE harness = ?1",
+        [harness],
+        |r| r.get::<_, Option<i64>>(0),
+    )
+    .map_err(plain)
+}

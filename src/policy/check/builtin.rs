@@ -1,12 +1,29 @@
 //! Check 3: the built-in always-deny rules of `crate::policy::builtin` (protected paths,
-//! pipe-to-shell, secrets into the network, nested agents without permission checks).
+//! pipe-to-shell, secrets into the network, nested agents without permission checks), and
+//! arguments too large or too deeply nested to be checked whole.
 
 use super::Call;
+use crate::decision::{Decision, Reason, Verdict};
 use crate::policy::builtin;
+use crate::provenance::{MAX_LEAF_DEPTH, MAX_LEAVES};
 
 /// Adds the built-in rules' denies.
 pub fn check(call: &mut Call<'_>) {
-    call.facts();
+    if !call.facts().whole {
+        // The injection, secret and provenance checks only see the strings collected: what
+        // lies beyond them cannot be analysed, and so is not harmless.
+        let name = call.name.clone();
+        call.add(
+            Decision::new(
+                Verdict::Deny,
+                Reason::Unanalysable,
+                format!(
+                    "the arguments of {name} hold more than {MAX_LEAVES} strings or nest deeper than {MAX_LEAF_DEPTH} levels: too large to check whole"
+                ),
+            )
+            .rule("builtin.unanalysable_arguments"),
+        );
+    }
     let sh = call.facts.as_ref().and_then(|f| f.sh.as_ref());
     for d in builtin::check(&call.tool, sh, &call.ctx.paths) {
         call.verdicts.add(d);
