@@ -238,27 +238,6 @@ pub fn check_launch(store: &Store, server: &str, launch: &str) -> Result<(Verdic
     }
 }
 
-/// Whether a `tools/call` of `server/tool` may go through the proxy: unknown or quarantined
-/// tools are refused.
-///
-/// # Errors
-///
-/// A database error from reading the catalog (see [`crate::state`]).
-pub fn check_call(store: &Store, server: &str, tool: &str) -> Result<(Verdict, String)> {
-    match store.catalog_tool(server, tool)? {
-        None => Ok((
-            Verdict::Deny,
-            format!("{server}/{tool} was never listed by the server"),
-        )),
-        Some(c) if c.quarantined => Ok((
-            Verdict::Deny,
-            c.quarantine_reason
-                .unwrap_or_else(|| format!("{server}/{tool} is quarantined")),
-        )),
-        Some(_) => Ok((Verdict::Allow, format!("{server}/{tool}: listed"))),
-    }
-}
-
 /// Writes the operator's `read_only_tools` decision (patterns of `server/tool`, `*` wildcard,
 /// from the config file) into `mcp_tools.read_only` for `server`: 1 where a pattern matches,
 /// NULL (no decision; the hook guesses) elsewhere. Returns the number of read-only tools.
@@ -301,30 +280,36 @@ mod tests {
         json!({"name": "send", "description": description, "inputSchema": {"type": "object"}})
     }
 
+    /// Why `mail/send` is quarantined, `None` when it is not (the policy's quarantine check
+    /// refuses exactly these).
+    fn quarantine(s: &Store) -> Option<String> {
+        let c = s.catalog_tool("mail", "send").unwrap().expect("listed");
+        c.quarantined
+            .then(|| c.quarantine_reason.unwrap_or_default())
+    }
+
     #[test]
     fn first_sight_pins_and_drift_quarantines_until_approved() {
         let s = Store::open_in_memory().unwrap();
         let v = record_tools(&s, "mail", &[send("Send an email.")]).unwrap();
         assert_eq!(v[0].verdict, Verdict::Allow);
-        assert_eq!(check_call(&s, "mail", "send").unwrap().0, Verdict::Allow);
+        assert_eq!(quarantine(&s), None);
         let v = record_tools(&s, "mail", &[send("Send an email to someone.")]).unwrap();
         assert_eq!(v[0].verdict, Verdict::Deny);
         assert!(v[0].rules.iter().any(|r| r == "mcp.rug_pull"));
-        let (verdict, why) = check_call(&s, "mail", "send").unwrap();
-        assert_eq!(verdict, Verdict::Deny);
+        let why = quarantine(&s).expect("quarantined");
         assert!(why.contains("changed since it was approved"), "{why}");
         assert!(list(&s, Some("mail")).unwrap()[0].drifted);
         assert_eq!(approve(&s, "mail").unwrap(), 1);
-        assert_eq!(check_call(&s, "mail", "send").unwrap().0, Verdict::Allow);
+        assert_eq!(quarantine(&s), None);
         assert!(!list(&s, None).unwrap()[0].drifted);
     }
 
     #[test]
-    fn unknown_tool_is_refused() {
+    fn unknown_tool_has_no_entry() {
+        // The proxy's view marks its catalog complete, so the quarantine check refuses it.
         let s = Store::open_in_memory().unwrap();
-        let (verdict, why) = check_call(&s, "mail", "send").unwrap();
-        assert_eq!(verdict, Verdict::Deny);
-        assert_eq!(why, "mail/send was never listed by the server");
+        assert!(s.catalog_tool("mail", "send").unwrap().is_none());
     }
 
     #[test]

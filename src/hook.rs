@@ -12,7 +12,7 @@ use crate::decision::{Decision, Reason, Verdict};
 use crate::effects;
 use crate::event::{Event, EventKind, Harness};
 use crate::harness::{self, RenderOptions, Rendered};
-use crate::paths::PathContext;
+use crate::paths::{self, PathContext};
 use crate::policy::{self, Context};
 use crate::session::SessionView;
 use crate::state::{self, AuditEntry, Store};
@@ -92,11 +92,8 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
     let opts = RenderOptions {
         gemini_ask: cfg.gemini_ask,
     };
-    let db_path = match &cfg.db {
-        Some(p) => Ok(p.clone()),
-        None => state::default_db_path(),
-    };
-    let own = own_files(db_path.as_ref().ok(), flags.config.as_ref());
+    let db_path = state::db_path(cfg.db.as_deref());
+    let own = paths::own_files(db_path.as_deref().ok(), flags.config.as_ref());
     let ctx = Context {
         config: &cfg,
         paths: PathContext::new(ev.cwd.as_deref(), own),
@@ -203,22 +200,6 @@ fn decide(
         e.decision.message = format!("housekeeping ({} stale rows pruned)", applied.pruned);
     }
     Ok(e.decision)
-}
-
-/// Our own files, which no tool may write: the database (`db`, when its path is known) and the
-/// folder holding it, and the config file (`config_flag`, else the environment or default).
-pub fn own_files(db: Option<&PathBuf>, config_flag: Option<&PathBuf>) -> Vec<PathBuf> {
-    let mut own = Vec::new();
-    if let Some(p) = db {
-        if let Some(dir) = p.parent() {
-            own.push(dir.to_path_buf());
-        }
-        own.push(p.clone());
-    }
-    if let Some(c) = config::config_path(config_flag) {
-        own.push(c);
-    }
-    own
 }
 
 /// The fail-closed outcome for an error.

@@ -21,6 +21,22 @@ pub struct PathContext {
     pub own: Vec<PathBuf>,
 }
 
+/// Our own files, which no tool may write: the database (`db`, when its path is known) and the
+/// folder holding it, and the config file (`config_flag`, else the environment or default).
+pub fn own_files(db: Option<&Path>, config_flag: Option<&PathBuf>) -> Vec<PathBuf> {
+    let mut own = Vec::new();
+    if let Some(p) = db {
+        if let Some(dir) = p.parent() {
+            own.push(dir.to_path_buf());
+        }
+        own.push(p.to_path_buf());
+    }
+    if let Some(c) = crate::config::config_path(config_flag) {
+        own.push(c);
+    }
+    own
+}
+
 impl PathContext {
     /// Context from the environment and the event's cwd.
     pub fn new(cwd: Option<&str>, own: Vec<PathBuf>) -> PathContext {

@@ -1,12 +1,17 @@
 //! Every case in ../shared/cases/public-reports.jsonl with its expected decision. Steps with the
 //! same prefix (`name/1`, `name/2`...) are one session, in order, after the case's prompt.
 //! Hook events go through the built binary (`check --db`, the hook's own code); `mcp.*` events
-//! go through the MCP catalog that the proxy uses.
+//! go through the MCP catalog and the policy check that the proxy uses.
 
 mod common;
 use common::*;
 use intentshield::catalog;
+use intentshield::config::Config;
 use intentshield::decision::Verdict;
+use intentshield::event::{McpTool, Tool, ToolKind};
+use intentshield::paths::PathContext;
+use intentshield::policy::{self, Context};
+use intentshield::session::SessionView;
 use intentshield::state::Store;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -122,7 +127,32 @@ fn mcp_step(db: &Path, event: &str, case: &Value) -> Verdict {
             if store.catalog_tool(server, tool).unwrap().is_none() {
                 catalog::record_tools(&store, server, &[json!({"name": tool, "description": "Send an email.", "inputSchema": {"type": "object"}})]).unwrap();
             }
-            catalog::check_call(&store, server, tool).unwrap().0
+            // The proxy's own decision: the shared policy over the catalog, which is complete
+            // in the proxy (a tool never listed is refused).
+            let call = Tool::new(
+                tool,
+                ToolKind::Mcp,
+                Some(McpTool {
+                    server: server.into(),
+                    tool: tool.into(),
+                }),
+                case["tool_input"]
+                    .get("arguments")
+                    .cloned()
+                    .unwrap_or(json!({})),
+            );
+            let view = SessionView {
+                catalog: store.catalog_tool(server, tool).unwrap(),
+                catalog_complete: true,
+                ..SessionView::default()
+            };
+            let config = Config::default();
+            let ctx = Context {
+                config: &config,
+                paths: PathContext::new(None, Vec::new()),
+                can_rewrite: true,
+            };
+            policy::pre_tool(&call, None, &view, &ctx).decision.verdict
         }
         e => panic!("unknown mcp event {e}"),
     }

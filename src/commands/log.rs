@@ -15,10 +15,8 @@ fn db_arg() -> Arg {
 }
 
 fn open(m: &ArgMatches) -> Result<Store, String> {
-    let path = match m.get_one::<PathBuf>("db") {
-        Some(p) => p.clone(),
-        None => state::default_db_path().map_err(|e| e.to_string())?,
-    };
+    let path = state::db_path(m.get_one::<PathBuf>("db").map(PathBuf::as_path))
+        .map_err(|e| e.to_string())?;
     Store::open(&path).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -85,10 +85,8 @@ pub fn command() -> Command {
 }
 
 fn open(m: &ArgMatches) -> Result<Store, String> {
-    let path = match m.get_one::<String>("db") {
-        Some(p) => PathBuf::from(p),
-        None => crate::state::default_db_path().map_err(|e| e.to_string())?,
-    };
+    let path = crate::state::db_path(m.get_one::<String>("db").map(std::path::Path::new))
+        .map_err(|e| e.to_string())?;
     Store::open(&path).map_err(|e| e.to_string())
 }
 

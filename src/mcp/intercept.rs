@@ -10,7 +10,7 @@ use crate::decision::{Decision, Reason, Verdict};
 use crate::detect::{self, TextKind};
 use crate::effects;
 use crate::event::{McpTool, Tool, ToolKind};
-use crate::paths::PathContext;
+use crate::paths::{self, PathContext};
 use crate::policy::disclosure;
 use crate::policy::{self, Context};
 use crate::provenance;
@@ -372,9 +372,11 @@ impl Shared {
             c.quarantine_reason = Some(why);
             view.catalog = Some(c);
         }
+        // Our own files, as the hook protects them (the database, wherever it resolves to).
+        let db = crate::state::db_path(self.config.db.as_deref());
         let ctx = Context {
             config: &self.config,
-            paths: PathContext::new(None, crate::hook::own_files(self.config.db.as_ref(), None)),
+            paths: PathContext::new(None, paths::own_files(db.as_deref().ok(), None)),
             can_rewrite: true,
         };
         let e = policy::pre_tool(call, Some(facts), &view, &ctx);

@@ -31,11 +31,7 @@ pub struct Options {
 }
 
 fn open_store(cfg: &Config) -> Store {
-    let path = match &cfg.db {
-        Some(p) => Ok(p.clone()),
-        None => crate::state::default_db_path(),
-    };
-    match path.and_then(|p| Store::open(&p)) {
+    match crate::state::db_path(cfg.db.as_deref()).and_then(|p| Store::open(&p)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("intentshield mcp-proxy: {e}; using a memory-only catalog for this session (pins are not kept)");

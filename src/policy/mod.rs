@@ -92,7 +92,8 @@ pub struct Facts {
 impl Facts {
     /// Analyses `tool`'s arguments.
     pub fn of(tool: &Tool) -> Facts {
-        let sh = tool.shell_command().map(|c| crate::shell::analyze(&c));
+        let cmd = tool.shell_command();
+        let sh = cmd.as_deref().map(crate::shell::analyze);
         let (leaves, whole) = provenance::string_leaves_whole(&tool.input);
         let leaves: Vec<(String, String)> = leaves
             .into_iter()
@@ -104,23 +105,33 @@ impl Facts {
             .collect::<Vec<_>>()
             .join("\n");
         let mut vals: Vec<Val> = provenance::extract(&arg_text);
-        if let Some(cmd) = tool.shell_command() {
-            // Hosts glued to a substitution (`$(…).exfil.invalid`) still name the destination.
-            for piece in cmd.split("$(…)") {
-                vals.extend(provenance::extract(piece));
-            }
-            for w in cmd.split(|c: char| c == ')' || c == '`' || c.is_whitespace()) {
-                let w = w.trim_start_matches('.');
-                if let Some(h) = provenance::normalize_host(w) {
-                    vals.push(Val {
-                        kind: kind::DOMAIN,
-                        text: provenance::domain_of(&h),
-                    });
-                    vals.push(Val {
-                        kind: kind::HOST,
-                        text: h,
-                    });
-                }
+        // Hosts glued to a substitution still name the destination: the command's words cut
+        // at `)`, backquotes and spaces catch `$(id).exfil.invalid`; the analysed words, where
+        // each substitution reads `$(…)`, catch it with a path or query after the host too
+        // (`https://$(id).exfil.invalid/x`).
+        let glued = cmd
+            .iter()
+            .flat_map(|c| c.split(|c: char| c == ')' || c == '`' || c.is_whitespace()));
+        let marked = sh
+            .iter()
+            .flat_map(Analysis::all_commands)
+            .flat_map(|c| &c.args)
+            .flat_map(|w| w.split("$(…)").skip(1))
+            .map(|p| {
+                p.split(['/', '?', '#', ':', '"', '\''])
+                    .next()
+                    .unwrap_or("")
+            });
+        for w in glued.chain(marked) {
+            if let Some(h) = provenance::normalize_host(w.trim_start_matches('.')) {
+                vals.push(Val {
+                    kind: kind::DOMAIN,
+                    text: provenance::domain_of(&h),
+                });
+                vals.push(Val {
+                    kind: kind::HOST,
+                    text: h,
+                });
             }
         }
         vals.sort_by(|a, b| a.text.cmp(&b.text));

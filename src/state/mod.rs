@@ -78,6 +78,19 @@ pub fn now() -> i64 {
         .unwrap_or(0)
 }
 
+/// The database path: `configured` (a `--db` flag or the config file's `db`) when given, else
+/// [`default_db_path`]. The one place every command and the hook resolve it.
+///
+/// # Errors
+///
+/// As [`default_db_path`], when nothing is configured.
+pub fn db_path(configured: Option<&Path>) -> Result<PathBuf> {
+    match configured {
+        Some(p) => Ok(p.to_path_buf()),
+        None => default_db_path(),
+    }
+}
+
 /// The default database path: `$INTENTSHIELD_DB`, else the platform data directory.
 ///
 /// # Errors

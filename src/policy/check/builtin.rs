@@ -9,11 +9,11 @@ use crate::provenance::{MAX_LEAF_DEPTH, MAX_LEAVES};
 
 /// Adds the built-in rules' denies.
 pub fn check(call: &mut Call<'_>) {
-    if !call.facts().whole {
+    if !call.facts.whole {
         // The injection, secret and provenance checks only see the strings collected: what
         // lies beyond them cannot be analysed, and so is not harmless.
-        let name = call.name.clone();
-        call.add(
+        let name = &call.name;
+        call.verdicts.add(
             Decision::new(
                 Verdict::Deny,
                 Reason::Unanalysable,
@@ -24,8 +24,7 @@ pub fn check(call: &mut Call<'_>) {
             .rule("builtin.unanalysable_arguments"),
         );
     }
-    let sh = call.facts.as_ref().and_then(|f| f.sh.as_ref());
-    for d in builtin::check(&call.tool, sh, &call.ctx.paths) {
+    for d in builtin::check(&call.tool, call.facts.sh.as_ref(), &call.ctx.paths) {
         call.verdicts.add(d);
     }
 }

@@ -46,6 +46,6 @@ pub fn check(call: &mut Call<'_>) {
             ),
         )
         .rule("self_disclosure.fields");
-        call.add(d);
+        call.verdicts.add(d);
     }
 }

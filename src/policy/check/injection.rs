@@ -21,12 +21,11 @@ pub fn check(call: &mut Call<'_>) {
     if !scan_args && !outbound {
         return;
     }
-    let name = call.name.clone();
-    let view = call.view;
-    let prompts = &view.prompts;
-    let leaves = call.facts().leaves.clone();
+    let name = &call.name;
+    let prompts = &call.view.prompts;
+    let leaves = &call.facts.leaves;
     if scan_args {
-        for (key, text) in &leaves {
+        for (key, text) in leaves {
             let r = detect::scan(text, TextKind::Argument);
             if !r.flagged {
                 continue;
@@ -46,14 +45,14 @@ pub fn check(call: &mut Call<'_>) {
             );
             d.rules = foreign.iter().map(|f| f.rule.to_string()).collect();
             d.evidence = foreign.iter().take(3).map(|f| f.excerpt.clone()).collect();
-            call.add(d);
+            call.verdicts.add(d);
             break;
         }
     }
     if outbound {
-        for (key, text) in &leaves {
+        for (key, text) in leaves {
             if let Some(what) = builtin::secret_material(text) {
-                call.add(
+                call.verdicts.add(
                     Decision::new(
                         Verdict::Deny,
                         Reason::SecretInArguments,

@@ -37,7 +37,8 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("review", review::check),
 ];
 
-/// A tool call under evaluation, with what the checks derive from it computed once.
+/// A tool call under evaluation, with what the checks derive from it computed once (and again
+/// only when a self-disclosure rewrite replaces the arguments).
 pub struct Call<'a> {
     /// The tool's display name (`server/tool` for MCP tools).
     pub name: String,
@@ -53,15 +54,14 @@ pub struct Call<'a> {
     pub verdicts: Verdicts,
     /// The effects so far.
     pub effects: Vec<Effect>,
-    facts: Option<Facts>,
-    derived: Option<Derived>,
-}
-
-/// What several checks derive from the facts and the view.
-struct Derived {
-    dests: Vec<Val>,
-    is_read: bool,
-    egress: bool,
+    /// The analysed arguments of the tool as it will run.
+    pub facts: Facts,
+    /// The values among the call's values that are destinations (recipient, URL, host...).
+    pub dests: Vec<Val>,
+    /// True when the call only reads (see [`readwrite::is_read_only`]).
+    pub is_read: bool,
+    /// True when the call reaches the network (see [`readwrite::is_egress`]).
+    pub egress: bool,
 }
 
 impl<'a> Call<'a> {
@@ -72,7 +72,8 @@ impl<'a> Call<'a> {
         view: &'a SessionView,
         ctx: &'a Context<'a>,
     ) -> Call<'a> {
-        Call {
+        let facts = facts.unwrap_or_else(|| Facts::of(tool));
+        let mut call = Call {
             name: tool.display_name(),
             tool: tool.clone(),
             view,
@@ -81,63 +82,32 @@ impl<'a> Call<'a> {
             verdicts: Verdicts::default(),
             effects: Vec::new(),
             facts,
-            derived: None,
-        }
+            dests: Vec::new(),
+            is_read: false,
+            egress: false,
+        };
+        call.derive();
+        call
     }
 
     /// Replaces the arguments (a self-disclosure rewrite); what was derived from the old ones
     /// is computed again.
     pub fn set_input(&mut self, input: serde_json::Value) {
         self.tool.set_input(input);
-        self.facts = None;
-        self.derived = None;
+        self.facts = Facts::of(&self.tool);
+        self.derive();
     }
 
-    /// The analysed arguments of the tool as it will run.
-    pub fn facts(&mut self) -> &Facts {
-        if self.facts.is_none() {
-            self.facts = Some(Facts::of(&self.tool));
-        }
-        self.facts.as_ref().expect("just set")
-    }
-
-    fn derived(&mut self) -> &Derived {
-        if self.derived.is_none() {
-            self.facts();
-            let f = self.facts.as_ref().expect("computed above");
-            let d = Derived {
-                dests: destinations(&self.tool, f),
-                is_read: readwrite::is_read_only(
-                    &self.tool,
-                    f.sh.as_ref(),
-                    self.view.catalog.as_ref(),
-                    &self.ctx.config.read_only_tools,
-                ),
-                egress: readwrite::is_egress(&self.tool, f.sh.as_ref()),
-            };
-            self.derived = Some(d);
-        }
-        self.derived.as_ref().expect("just set")
-    }
-
-    /// The values among the call's values that are destinations (recipient, URL, host...).
-    pub fn dests(&mut self) -> Vec<Val> {
-        self.derived().dests.clone()
-    }
-
-    /// True when the call only reads (see [`readwrite::is_read_only`]).
-    pub fn is_read(&mut self) -> bool {
-        self.derived().is_read
-    }
-
-    /// True when the call reaches the network (see [`readwrite::is_egress`]).
-    pub fn egress(&mut self) -> bool {
-        self.derived().egress
-    }
-
-    /// Adds a verdict.
-    pub fn add(&mut self, d: Decision) {
-        self.verdicts.add(d);
+    fn derive(&mut self) {
+        let sh = self.facts.sh.as_ref();
+        self.dests = destinations(&self.tool, &self.facts);
+        self.is_read = readwrite::is_read_only(
+            &self.tool,
+            sh,
+            self.view.catalog.as_ref(),
+            &self.ctx.config.read_only_tools,
+        );
+        self.egress = readwrite::is_egress(&self.tool, sh);
     }
 }
 

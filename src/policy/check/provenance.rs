@@ -9,13 +9,13 @@ use crate::provenance::kind;
 
 /// Adds the provenance verdicts (at most one).
 pub fn check(call: &mut Call<'_>) {
-    let dests = call.dests();
+    let dests = &call.dests;
     let view = call.view;
-    let name = call.name.clone();
+    let name = &call.name;
     let get = |t: &str| view.origin(t);
-    let vals = call.facts().vals.clone();
+    let vals = &call.facts.vals;
     // Injected values: exact values an attacker planted, copied into this call.
-    for x in &vals {
+    for x in vals {
         let o = get(&x.text);
         if o.user || !(o.injected || o.poisoned_description) {
             continue;
@@ -39,7 +39,7 @@ pub fn check(call: &mut Call<'_>) {
         } else {
             "a tool result flagged as injected"
         };
-        call.add(
+        call.verdicts.add(
             Decision::new(
                 Verdict::Deny,
                 Reason::InjectedValue,
@@ -55,7 +55,7 @@ pub fn check(call: &mut Call<'_>) {
     }
     // Destinations that came only from tool outputs.
     let tool_kind = call.tool.kind;
-    for x in &dests {
+    for x in dests {
         let o = get(&x.text);
         if o.user || !(o.output || o.injected || o.poisoned_description) {
             continue;
@@ -88,7 +88,7 @@ pub fn check(call: &mut Call<'_>) {
         if x.kind == kind::DOMAIN {
             continue; // the host or URL itself decides
         }
-        call.add(
+        call.verdicts.add(
             Decision::new(
                 Verdict::Ask,
                 Reason::UntrustedDestination,

@@ -21,5 +21,6 @@ pub fn check(call: &mut Call<'_>) {
         }
         _ => return,
     };
-    call.add(Decision::new(Verdict::Deny, Reason::QuarantinedTool, why).rule("mcp.quarantine"));
+    call.verdicts
+        .add(Decision::new(Verdict::Deny, Reason::QuarantinedTool, why).rule("mcp.quarantine"));
 }

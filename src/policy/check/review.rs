@@ -9,11 +9,11 @@ use crate::decision::{Decision, Reason, Verdict};
 pub fn check(call: &mut Call<'_>) {
     let review = call.ctx.config.review;
     let covered_by_taint = call.view.session.tainted && review != Review::Never;
-    if covered_by_taint || review != Review::Always || call.is_read() {
+    if covered_by_taint || review != Review::Always || call.is_read {
         return;
     }
     let name = call.name.clone();
-    call.add(
+    call.verdicts.add(
         Decision::new(
             Verdict::Ask,
             Reason::ReviewAlways,

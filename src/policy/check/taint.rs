@@ -18,15 +18,15 @@ pub fn check(call: &mut Call<'_>) {
         return;
     }
     let name = call.name.clone();
-    let is_read = call.is_read();
+    let is_read = call.is_read;
     // Toxic flow: data from a scope first reached after the taint flowing into a write.
     if !is_read {
-        let lower = call.facts().arg_text.to_lowercase();
+        let lower = call.facts.arg_text.to_lowercase();
         for s in &view.tainted_scopes {
             // Only names distinctive enough to mean that resource (`private-repo`, not
             // `general`) count as its data.
             if is_distinctive_name(s) && contains_word(&lower, s) {
-                call.add(
+                call.verdicts.add(
                     Decision::new(
                         Verdict::Deny,
                         Reason::ToxicFlow,
@@ -45,10 +45,10 @@ pub fn check(call: &mut Call<'_>) {
         return;
     }
     let why = view.session.taint_reason.clone().unwrap_or_default();
-    let egress = call.egress();
-    let dests = call.dests();
+    let egress = call.egress;
+    let dests = &call.dests;
     let kind_ = call.tool.kind;
-    let vals = call.facts().vals.clone();
+    let vals = &call.facts.vals;
     // A write whose every destination (recipient, account, URL...) the user typed goes
     // where the user said: the attacker's usual goal, a destination of theirs, is absent.
     // Writes with no destination (delete, change a setting) still ask.
@@ -69,7 +69,7 @@ pub fn check(call: &mut Call<'_>) {
                     .is_none_or(|o| o.user || !(o.output || o.injected))
         });
     if !is_read && !user_directed {
-        call.add(
+        call.verdicts.add(
             Decision::new(
                 Verdict::Ask,
                 Reason::TaintedStateChange,
@@ -79,7 +79,7 @@ pub fn check(call: &mut Call<'_>) {
         );
     }
     if egress {
-        call.add(
+        call.verdicts.add(
             Decision::new(
                 Verdict::Ask,
                 Reason::TaintedEgress,
@@ -108,7 +108,7 @@ pub fn check(call: &mut Call<'_>) {
                 origin: Origin::TaintedScope,
                 source: name.clone(),
             });
-            call.add(
+            call.verdicts.add(
                 Decision::new(
                     Verdict::Ask,
                     Reason::TaintedScopeWidening,
@@ -126,7 +126,7 @@ pub fn check(call: &mut Call<'_>) {
             .into_iter()
             .find(|p| crate::shell::is_secret_path(p))
         {
-            call.add(
+            call.verdicts.add(
                 Decision::new(
                     Verdict::Ask,
                     Reason::TaintedSecretRead,
