@@ -146,8 +146,11 @@ impl Facts {
     }
 
     /// The values whose origins the session view must hold (`SessionView::origins`).
+    /// Each text once (a two-label host is also its own domain; `vals` is sorted by text).
     pub fn keys(&self) -> Vec<String> {
-        self.vals.iter().map(|x| x.text.clone()).collect()
+        let mut keys: Vec<String> = self.vals.iter().map(|x| x.text.clone()).collect();
+        keys.dedup();
+        keys
     }
 }
 

