@@ -4,7 +4,7 @@ use super::{Result, StateError, Store};
 use rusqlite::TransactionBehavior;
 
 /// The schema version this build writes and understands.
-pub(super) const SCHEMA_VERSION: i64 = 1;
+pub(super) const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE IF NOT EXISTS sessions(
@@ -76,6 +76,22 @@ CREATE TABLE IF NOT EXISTS mcp_tools(
 );
 ";
 
+/// Version 2: whether the database saw a session start (`sessions.seen_start`; rows from
+/// version 1 did, so they keep their taint as it was), approvals bound to the harness, with an
+/// expiry and who granted them (terminal, user id), and the arguments of each asked call,
+/// so that `intentshield approve` can show a person exactly what they approve.
+const SCHEMA_V2: &str = "
+ALTER TABLE sessions ADD COLUMN seen_start INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE approvals ADD COLUMN harness TEXT;
+ALTER TABLE approvals ADD COLUMN expires_at INTEGER;
+ALTER TABLE approvals ADD COLUMN tty TEXT;
+ALTER TABLE approvals ADD COLUMN uid INTEGER;
+CREATE TABLE IF NOT EXISTS call_args(
+  decision_id INTEGER PRIMARY KEY,
+  args TEXT NOT NULL
+);
+";
+
 impl Store {
     /// The file's `PRAGMA user_version`.
     pub(super) fn schema_version(&self) -> Result<i64> {
@@ -104,6 +120,9 @@ impl Store {
         let v: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if v < 1 {
             tx.execute_batch(SCHEMA_V1)?;
+        }
+        if v < 2 {
+            tx.execute_batch(SCHEMA_V2)?;
         }
         let _ = from;
         tx.execute_batch(&format!("PRAGMA user_version={SCHEMA_VERSION}"))?;
@@ -137,5 +156,36 @@ mod tests {
         drop(s);
         let e = Store::open(&path).err().expect("a newer schema is refused");
         assert!(e.0.contains("newer"), "{e}");
+    }
+
+    #[test]
+    fn version_1_database_is_migrated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v1.db");
+        {
+            let c = rusqlite::Connection::open(&path).unwrap();
+            c.execute_batch(SCHEMA_V1).unwrap();
+            c.execute_batch(
+                "INSERT INTO sessions(id, harness, created_at, last_seen, tainted) VALUES('s','claude',1,1,1);
+                 PRAGMA user_version=1;",
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        let (seen, tainted): (i64, i64) = s
+            .conn
+            .query_row(
+                "SELECT seen_start, tainted FROM sessions WHERE id='s'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((seen, tainted), (1, 1));
+        let n: i64 = s
+            .conn
+            .query_row("SELECT count(*) FROM call_args", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0);
     }
 }
