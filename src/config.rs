@@ -6,32 +6,44 @@
 //! (`$INTENTSHIELD_CONFIG`, else `config.toml` in the platform config directory; see
 //! `configs/intentshield.toml`), then defaults. An invalid value from any source is an error
 //! at start: the hook then fails closed.
+//!
+//! Settings that weaken protection (`review = never`, `outputs = warn`, `gemini_ask = ask`,
+//! `read_only_tools`) count only from the flags on the harness's own hook command and from the
+//! config file at its default path or named by `--config`: those files are protected from the
+//! agent. The environment can only make the guard stricter: an agent that got a variable
+//! exported (through a shell start-up file, say) must not gain from it. So an environment
+//! value, and a config file named by `$INTENTSHIELD_CONFIG`, apply only where they are
+//! stricter than what the protected sources say (`read_only_tools` from such a file is
+//! ignored). The database path may come from the environment: a session the database has not
+//! seen start is treated as tainted.
 
 use crate::env;
 use std::path::PathBuf;
 
-/// How an "ask" is delivered where the harness cannot ask reliably.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How an "ask" is delivered where the harness cannot ask reliably. Ordered from least to
+/// most strict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum AskMode {
-    /// Deny, with a reason that tells the user how to approve once (`intentshield approve`).
-    Deny,
     /// Use the harness's own ask (Gemini CLI `decision:"ask"`: interactive sessions only).
     Ask,
+    /// Deny, with a reason that tells the user how to approve once (`intentshield approve`).
+    Deny,
 }
 
-/// When state-changing calls need a person's confirmation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// When state-changing calls need a person's confirmation. Ordered from least to most strict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Review {
-    /// Every state-changing call asks.
-    Always,
-    /// State-changing calls ask once the session is tainted (default).
-    Tainted,
     /// Never ask for taint alone (provenance and built-in rules still apply).
     Never,
+    /// State-changing calls ask once the session is tainted (default).
+    Tainted,
+    /// Every state-changing call asks.
+    Always,
 }
 
-/// What happens to a tool result that carries injected instructions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What happens to a tool result that carries injected instructions. Ordered from least to
+/// most strict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Outputs {
     /// Admit it, taint the session, and tell the model it is data (default).
     Warn,
@@ -156,26 +168,27 @@ pub fn config_path(flag: Option<&PathBuf>) -> Option<PathBuf> {
 /// message of [`parse_review`], [`parse_outputs`] or [`parse_ask`].
 pub fn load(flags: &Flags) -> Result<Config, String> {
     let mut cfg = Config::default();
-    let explicit = flags.config.is_some() || env::config_is_set();
+    // A file named only by the environment is not protected: it may only tighten.
+    let from_env = flags.config.is_none() && env::config_is_set();
+    let explicit = flags.config.is_some() || from_env;
     if let Some(path) = config_path(flags.config.as_ref()) {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
-                apply_file(&mut cfg, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+                let mut file = Config::default();
+                apply_file(&mut file, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+                if from_env {
+                    cfg.tighten(file.review, file.outputs, file.gemini_ask);
+                    cfg.db = file.db;
+                } else {
+                    cfg = file;
+                }
                 cfg.file = Some(path);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => {}
             Err(e) => return Err(format!("cannot read config {}: {e}", path.display())),
         }
     }
-    if let Some(v) = env::text(env::REVIEW) {
-        cfg.review = parse_review(&v).map_err(|e| format!("{}: {e}", env::REVIEW))?;
-    }
-    if let Some(v) = env::text(env::OUTPUTS) {
-        cfg.outputs = parse_outputs(&v).map_err(|e| format!("{}: {e}", env::OUTPUTS))?;
-    }
-    if let Some(v) = env::text(env::GEMINI_ASK) {
-        cfg.gemini_ask = parse_ask(&v).map_err(|e| format!("{}: {e}", env::GEMINI_ASK))?;
-    }
+    // The hook command's own flags are protected with the harness settings that hold them.
     if let Some(v) = &flags.review {
         cfg.review = parse_review(v).map_err(|e| format!("--review: {e}"))?;
     }
@@ -185,10 +198,33 @@ pub fn load(flags: &Flags) -> Result<Config, String> {
     if let Some(v) = &flags.gemini_ask {
         cfg.gemini_ask = parse_ask(v).map_err(|e| format!("--gemini-ask: {e}"))?;
     }
+    // The environment only tightens.
+    let review = match env::text(env::REVIEW) {
+        Some(v) => parse_review(&v).map_err(|e| format!("{}: {e}", env::REVIEW))?,
+        None => cfg.review,
+    };
+    let outputs = match env::text(env::OUTPUTS) {
+        Some(v) => parse_outputs(&v).map_err(|e| format!("{}: {e}", env::OUTPUTS))?,
+        None => cfg.outputs,
+    };
+    let gemini_ask = match env::text(env::GEMINI_ASK) {
+        Some(v) => parse_ask(&v).map_err(|e| format!("{}: {e}", env::GEMINI_ASK))?,
+        None => cfg.gemini_ask,
+    };
+    cfg.tighten(review, outputs, gemini_ask);
     if let Some(db) = &flags.db {
         cfg.db = Some(db.clone());
     }
     Ok(cfg)
+}
+
+impl Config {
+    /// Takes each of these settings where it is stricter than the current one.
+    fn tighten(&mut self, review: Review, outputs: Outputs, gemini_ask: AskMode) {
+        self.review = self.review.max(review);
+        self.outputs = self.outputs.max(outputs);
+        self.gemini_ask = self.gemini_ask.max(gemini_ask);
+    }
 }
 
 fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {

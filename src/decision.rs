@@ -80,8 +80,15 @@ pub enum Reason {
     TaintedSecretRead,
     /// Operator's `--review always`: every state-changing call is confirmed.
     ReviewAlways,
-    /// A write (by any tool) to agent, hook or MCP configuration, or to our own state.
+    /// A write (by any tool) to agent, hook or MCP configuration, or to our own state, or the
+    /// removal or replacement of a folder that holds them.
     ProtectedPath,
+    /// The agent runs one of the guard's own state-changing commands (`approve`, `uninstall`,
+    /// ...), or copies the guard's binary to run it under another name.
+    GuardCommand,
+    /// The agent opens the guard's database or config with another program (`sqlite3`, an
+    /// interpreter).
+    GuardState,
     /// Secrets flowing into a network command.
     SecretEgress,
     /// A download piped into a shell or interpreter.
@@ -120,6 +127,8 @@ impl Reason {
             Reason::TaintedSecretRead => "taint.secret_read",
             Reason::ReviewAlways => "review.always",
             Reason::ProtectedPath => "builtin.protected_path",
+            Reason::GuardCommand => "tamper.guard_command",
+            Reason::GuardState => "tamper.guard_state",
             Reason::SecretEgress => "builtin.secret_egress",
             Reason::PipeToShell => "builtin.pipe_to_shell",
             Reason::NestedAgentUnsafe => "builtin.nested_agent_unsafe",

@@ -10,31 +10,96 @@ use crate::event::Harness;
 use crate::harness::spec::ConfigFiles;
 use std::path::{Component, Path, PathBuf};
 
-/// Where relative and `~` paths are resolved from.
+/// Where relative and `~` paths are resolved from, and which files are ours.
 #[derive(Debug, Clone, Default)]
 pub struct PathContext {
     /// `$HOME`.
     pub home: Option<String>,
     /// The agent's working directory (from the event).
     pub cwd: Option<String>,
-    /// Our own files: the database, its directory, our config file.
+    /// Our own files ([`own_files`]): a write to one of them, or to anything under one that is
+    /// a folder, is tampering with the guard.
     pub own: Vec<PathBuf>,
 }
 
-/// Our own files, which no tool may write: the database (`db`, when its path is known) and the
-/// folder holding it, and the config file (`config_flag`, else the environment or default).
+/// The SQLite companions of a database file: its write-ahead log, shared-memory index and
+/// rollback journal (<https://sqlite.org/tempfiles.html>). Writing or removing one corrupts or
+/// rolls back the database as surely as writing the file.
+pub const DB_COMPANIONS: &[&str] = &["-wal", "-shm", "-journal"];
+
+/// Our own files, which no tool may write, remove or open with another program:
+/// - the database `db` (when its path is known) and its [`DB_COMPANIONS`];
+/// - the folder holding it only when that folder is ours (its name holds `intentshield`, as the
+///   default data directory's does): a database put directly in `~` must not make all of `~`
+///   off limits;
+/// - the config file (`config_flag`, else the environment or default), and likewise its folder
+///   when ours;
+/// - the running binary (the one the harness settings name, since the harness runs it), by
+///   its path and, when that is a symlink, its target.
 pub fn own_files(db: Option<&Path>, config_flag: Option<&PathBuf>) -> Vec<PathBuf> {
     let mut own = Vec::new();
+    let ours = |dir: &Path| {
+        dir.file_name().is_some_and(|n| {
+            n.to_string_lossy()
+                .to_ascii_lowercase()
+                .contains("intentshield")
+        })
+    };
     if let Some(p) = db {
-        if let Some(dir) = p.parent() {
+        if let Some(dir) = p.parent().filter(|d| ours(d)) {
             own.push(dir.to_path_buf());
         }
         own.push(p.to_path_buf());
+        for suffix in DB_COMPANIONS {
+            let mut name = p.as_os_str().to_os_string();
+            name.push(suffix);
+            own.push(PathBuf::from(name));
+        }
     }
     if let Some(c) = crate::config::config_path(config_flag) {
+        if let Some(dir) = c.parent().filter(|d| ours(d)) {
+            own.push(dir.to_path_buf());
+        }
         own.push(c);
     }
+    if let Ok(exe) = std::env::current_exe() {
+        if let Ok(real) = std::fs::canonicalize(&exe) {
+            if real != exe {
+                own.push(real);
+            }
+        }
+        own.push(exe);
+    }
     own
+}
+
+/// Why a write to a path is refused ([`PathContext::protection`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protection {
+    /// The path is a protected file or inside a protected folder.
+    Is(&'static str),
+    /// The path is a folder that holds a protected file or folder (`~`, `~/.claude`, a
+    /// project): removing, moving, replacing or writing into it reaches that file.
+    Holds(&'static str),
+}
+
+impl Protection {
+    /// The protection rule (`protect.claude_settings`, `protect.intentshield_state`, ...).
+    pub fn rule(self) -> &'static str {
+        match self {
+            Protection::Is(r) | Protection::Holds(r) => r,
+        }
+    }
+}
+
+/// Compares paths the way the file system does: case-insensitively on macOS and Windows
+/// (their default file systems ignore case), exactly elsewhere.
+fn fold(p: &Path) -> PathBuf {
+    if cfg!(any(target_os = "macos", target_os = "windows")) {
+        PathBuf::from(p.to_string_lossy().to_lowercase())
+    } else {
+        p.to_path_buf()
+    }
 }
 
 impl PathContext {
@@ -82,6 +147,151 @@ impl PathContext {
         out
     }
 
+    /// Where `p` (already resolved) really is when a folder on its way is a symlink that
+    /// exists now: the longest existing ancestor made canonical, with the rest appended.
+    /// `None` when that is `p` itself or nothing exists. Reads the file system (`readlink`,
+    /// `stat`); never writes.
+    pub fn real(&self, p: &Path) -> Option<PathBuf> {
+        let mut existing = p;
+        let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+        loop {
+            if std::fs::symlink_metadata(existing).is_ok() {
+                break;
+            }
+            rest.push(existing.file_name()?);
+            existing = existing.parent()?;
+        }
+        let mut real = std::fs::canonicalize(existing).ok()?;
+        for part in rest.iter().rev() {
+            real.push(part);
+        }
+        (real != p).then_some(real)
+    }
+
+    /// How a write to `p` breaks protection, if it does: `tree` when the whole tree at `p`
+    /// is written (removed, moved, replaced or written into: [`crate::shell::WriteKind`]),
+    /// which also reaches every protected file under it. `p` is resolved (`~`, `$HOME`, `..`,
+    /// cwd), and compared both as written and through the symlinks that exist now.
+    pub fn protection(&self, p: &str, tree: bool) -> Option<Protection> {
+        let lexical = self.resolve(p);
+        let real = self.real(&lexical);
+        for r in std::iter::once(&lexical).chain(real.as_ref()) {
+            if let Some(rule) = self.protected_resolved(r) {
+                return Some(Protection::Is(rule));
+            }
+        }
+        if tree {
+            for r in std::iter::once(&lexical).chain(real.as_ref()) {
+                if let Some(rule) = self.holds_protected(r) {
+                    return Some(Protection::Holds(rule));
+                }
+            }
+        }
+        None
+    }
+
+    /// The protection rule a write to `p` breaks, if any. `p` is resolved first.
+    pub fn protected(&self, p: &str) -> Option<&'static str> {
+        self.protection(p, false).map(Protection::rule)
+    }
+
+    /// The folders and files whose removal or replacement disables a harness's hooks or this
+    /// guard: our own files, each harness's configuration folder in the home directory and in
+    /// the working directory, and the other agents' MCP settings.
+    fn protected_roots(&self) -> Vec<(PathBuf, &'static str)> {
+        let mut roots: Vec<(PathBuf, &'static str)> = self
+            .own
+            .iter()
+            .map(|p| (p.clone(), "protect.intentshield_state"))
+            .collect();
+        if let Some(home) = &self.home {
+            let home = Path::new(home);
+            for rel in [".claude.json", ".config/Claude", ".codeium/windsurf"] {
+                roots.push((home.join(rel), "protect.mcp_config"));
+            }
+            for h in Harness::ALL {
+                let spec = &h.spec().protected;
+                roots.push((home.join(spec.dir), spec.rule));
+            }
+        }
+        // The project's own settings, where they exist (a project without them may be
+        // scaffolded into freely).
+        if let Some(cwd) = &self.cwd {
+            let cwd = self.resolve(cwd);
+            let mut project: Vec<(PathBuf, &'static str)> = vec![
+                (cwd.join(".mcp.json"), "protect.mcp_config"),
+                (cwd.join(".vscode"), "protect.mcp_config"),
+            ];
+            for h in Harness::ALL {
+                let spec = &h.spec().protected;
+                project.push((cwd.join(spec.dir), spec.rule));
+            }
+            roots.extend(
+                project
+                    .into_iter()
+                    .filter(|(p, _)| std::fs::symlink_metadata(p).is_ok()),
+            );
+        }
+        roots
+    }
+
+    /// The rule of a protected file or folder under `r` (or at it), if any: a root from
+    /// [`Self::protected_roots`], a harness configuration folder by its name (`.claude`,
+    /// `.codex`, ... anywhere), or one that exists on disk under `r`.
+    fn holds_protected(&self, r: &Path) -> Option<&'static str> {
+        let folded = fold(r);
+        for (root, rule) in self.protected_roots() {
+            if fold(&root).starts_with(&folded) {
+                return Some(rule);
+            }
+        }
+        let name = r.file_name().map(|n| n.to_string_lossy().to_lowercase());
+        for h in Harness::ALL {
+            let spec = &h.spec().protected;
+            if name.as_deref() == Some(spec.dir) {
+                return Some(spec.rule);
+            }
+            if std::fs::symlink_metadata(r.join(spec.dir)).is_ok() {
+                return Some(spec.rule);
+            }
+        }
+        if std::fs::symlink_metadata(r.join(".mcp.json")).is_ok() {
+            return Some("protect.mcp_config");
+        }
+        None
+    }
+
+    /// The protection rule for a file whose folder cannot be known (a relative path after
+    /// `cd "$D"`): judged by its name alone, as if it were in any harness folder.
+    pub fn protected_name(&self, p: &str) -> Option<&'static str> {
+        let name = Path::new(p.trim())
+            .file_name()
+            .map(|n| n.to_string_lossy().to_lowercase())?;
+        for h in Harness::ALL {
+            let spec = &h.spec().protected;
+            let hit = match spec.files {
+                ConfigFiles::SettingsJson => {
+                    name.starts_with("settings") && name.ends_with(".json")
+                }
+                ConfigFiles::Named(files) => files.contains(&name.as_str()),
+            };
+            if hit {
+                return Some(spec.rule);
+            }
+        }
+        if matches!(name.as_str(), ".mcp.json" | ".claude.json" | "mcp.json") {
+            return Some("protect.mcp_config");
+        }
+        let own_name = self.own.iter().any(|o| {
+            o.file_name()
+                .is_some_and(|n| n.to_string_lossy().to_lowercase() == name)
+        });
+        if own_name || name.contains("intentshield") {
+            return Some("protect.intentshield_state");
+        }
+        None
+    }
+
     /// True when `p` (resolved) is inside the working directory.
     pub fn in_workspace(&self, p: &Path) -> bool {
         match &self.cwd {
@@ -90,9 +300,9 @@ impl PathContext {
         }
     }
 
-    /// The protection rule a write to `p` breaks, if any. `p` is resolved first.
-    pub fn protected(&self, p: &str) -> Option<&'static str> {
-        let r = self.resolve(p);
+    /// The protection rule a write to the resolved path `r` breaks, if any.
+    fn protected_resolved(&self, r: &Path) -> Option<&'static str> {
+        let r = &fold(r);
         let s = r.to_string_lossy();
         let name = r
             .file_name()
@@ -106,9 +316,13 @@ impl PathContext {
         // Our database, its directory and our config file. (Not their ancestors: copying a
         // build into `~` is everyday work.)
         for own in &self.own {
-            if r.starts_with(own) {
+            if r.starts_with(fold(own)) {
                 return Some("protect.intentshield_state");
             }
+        }
+        // Anything named like our binary (`cp /bin/true ~/.cargo/bin/intentshield`).
+        if name.starts_with("intentshield") && !name.contains('.') {
+            return Some("protect.intentshield_state");
         }
         // Each harness's own configuration (its spec says which files).
         for h in Harness::ALL {
@@ -125,14 +339,15 @@ impl PathContext {
             return Some("protect.mcp_config");
         }
         if let Some(home) = &self.home {
+            let home = fold(Path::new(home));
             for h in Harness::ALL {
                 let p = &h.spec().protected;
-                if p.whole_home_dir && r.starts_with(Path::new(home).join(p.dir)) {
+                if p.whole_home_dir && r.starts_with(home.join(p.dir)) {
                     return Some(p.rule);
                 }
             }
-            if r.starts_with(Path::new(home).join(".config/Claude"))
-                || r.starts_with(Path::new(home).join(".codeium/windsurf"))
+            if r.starts_with(home.join(".config/Claude"))
+                || r.starts_with(home.join(".codeium/windsurf"))
             {
                 return Some("protect.mcp_config");
             }
@@ -206,5 +421,112 @@ mod tests {
     fn resolves_dot_dot() {
         let c = ctx();
         assert_eq!(c.resolve("a/../../x/./y"), PathBuf::from("/home/dev/x/y"));
+    }
+
+    #[test]
+    fn a_database_in_home_protects_the_file_not_home() {
+        let home = "/home/dev";
+        let own = own_files(Some(Path::new("/home/dev/is.sqlite")), None);
+        let c = PathContext {
+            home: Some(home.into()),
+            cwd: Some("/home/dev/proj".into()),
+            own,
+        };
+        for p in [
+            "~/is.sqlite",
+            "~/is.sqlite-wal",
+            "~/is.sqlite-shm",
+            "~/is.sqlite-journal",
+        ] {
+            assert_eq!(c.protected(p), Some("protect.intentshield_state"), "{p}");
+        }
+        for p in ["~/notes.txt", "~/proj/src/main.rs", "~/is.sqlite.txt"] {
+            assert_eq!(c.protected(p), None, "{p}");
+        }
+        // Removing all of home still removes the database.
+        assert!(c.protection("~", true).is_some());
+    }
+
+    #[test]
+    fn our_own_folders_only_when_ours() {
+        let own = own_files(
+            Some(Path::new(
+                "/home/dev/.local/share/intentshield/intentshield.db",
+            )),
+            Some(&PathBuf::from("/home/dev/.config/intentshield/config.toml")),
+        );
+        assert!(own.contains(&PathBuf::from("/home/dev/.local/share/intentshield")));
+        assert!(own.contains(&PathBuf::from("/home/dev/.config/intentshield")));
+        let own = own_files(
+            Some(Path::new("/srv/data/guard.db")),
+            Some(&PathBuf::from("/etc/guard.toml")),
+        );
+        assert!(!own.contains(&PathBuf::from("/srv/data")));
+        assert!(!own.contains(&PathBuf::from("/etc")));
+        assert!(own.contains(&PathBuf::from("/srv/data/guard.db-wal")));
+    }
+
+    #[test]
+    fn folders_that_hold_protected_files() {
+        let c = ctx();
+        for p in [
+            "~/.claude",
+            "~/.codex/",
+            "~",
+            "/home",
+            "/",
+            "~/.local/share",
+            "../other/.gemini",
+        ] {
+            assert!(
+                matches!(
+                    c.protection(p, true),
+                    Some(Protection::Holds(_) | Protection::Is(_))
+                ),
+                "{p}"
+            );
+        }
+        // Writing the folder itself as a file (a `cp` destination) is no write under it.
+        assert_eq!(c.protection("~", false), None);
+        for p in ["node_modules", "/tmp/build", "~/proj/dist", "~/.local/bin"] {
+            assert_eq!(c.protection(p, true), None, "{p}");
+        }
+    }
+
+    #[test]
+    fn symlinks_that_exist_are_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        let link = tmp.path().join("innocent");
+        std::os::unix::fs::symlink(home.join(".claude"), &link).unwrap();
+        let c = PathContext {
+            home: Some(home.to_string_lossy().into()),
+            cwd: Some(tmp.path().to_string_lossy().into()),
+            own: Vec::new(),
+        };
+        assert_eq!(
+            c.protected("innocent/settings.json"),
+            Some("protect.claude_settings")
+        );
+        assert!(c.protection("innocent", true).is_some());
+        assert_eq!(c.protected("innocent/agents/x.md"), None);
+    }
+
+    #[test]
+    fn names_alone_when_the_folder_is_unknown() {
+        let c = ctx();
+        for p in [
+            "settings.json",
+            "config.toml",
+            "hooks.json",
+            ".mcp.json",
+            "intentshield.db",
+        ] {
+            assert!(c.protected_name(p).is_some(), "{p}");
+        }
+        for p in ["notes.txt", "Cargo.toml", "package.json"] {
+            assert_eq!(c.protected_name(p), None, "{p}");
+        }
     }
 }

@@ -31,6 +31,92 @@ pub struct SimpleCommand {
     pub redirect_reads: Vec<String>,
     /// Here-document bodies fed to this command (`<<EOF ... EOF`).
     pub heredoc: Option<String>,
+    /// The program word as written (`~/.cargo/bin/intentshield`, `$B`), before wrappers were
+    /// removed and the basename taken; empty when the command has no program.
+    pub argv0: String,
+    /// The directory the command runs in, as far as a `cd` earlier in the line shows.
+    pub dir: Dir,
+}
+
+/// Where a command runs, as far as the `cd`/`pushd` commands before it in the same line show
+/// (`cd ~/.claude && echo x > settings.json` writes `~/.claude/settings.json`). A subshell's
+/// `cd` ends with the subshell.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Dir {
+    /// The agent's working directory: no `cd` before it.
+    #[default]
+    Start,
+    /// A directory as written, joined across `cd`s (`~/.claude`, `/tmp/x`, `sub/dir`, relative
+    /// ones against the working directory); not resolved.
+    At(String),
+    /// A `cd` to a place the analysis cannot know (`cd "$D"`, `cd $(…)`, `cd -`).
+    Unknown,
+}
+
+impl Dir {
+    /// The directory after `cd ARGS` run here.
+    fn cd(&self, args: &[String]) -> Dir {
+        let operands: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+        if args.iter().any(|a| a == "-") {
+            return Dir::Unknown;
+        }
+        let Some(target) = operands.first() else {
+            return Dir::At("~".to_string());
+        };
+        if target.contains('$') || target.contains('`') || target.contains('*') {
+            return Dir::Unknown;
+        }
+        if target.starts_with('/') || target.starts_with('~') {
+            return Dir::At(target.to_string());
+        }
+        match self {
+            Dir::Start => Dir::At(target.to_string()),
+            Dir::At(d) => Dir::At(format!("{}/{target}", d.trim_end_matches('/'))),
+            Dir::Unknown => Dir::Unknown,
+        }
+    }
+
+    /// `path` as seen from the working directory: joined to this directory when relative.
+    /// `None` when it is relative and this directory is unknown.
+    pub fn locate(&self, path: &str) -> Option<String> {
+        let absolute = path.starts_with('/')
+            || path.starts_with('~')
+            || path.starts_with("$HOME")
+            || path.starts_with("${HOME}");
+        match self {
+            _ if absolute => Some(path.to_string()),
+            Dir::Start => Some(path.to_string()),
+            Dir::At(d) => Some(format!("{}/{path}", d.trim_end_matches('/'))),
+            Dir::Unknown => None,
+        }
+    }
+}
+
+/// How a command line writes a path, from narrowest to widest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WriteKind {
+    /// The one file at the path.
+    File,
+    /// Anything under the path (`cp -r SRC DIR`, `tar -x -C DIR`): a file below it may be
+    /// overwritten.
+    Into,
+    /// The path and everything under it is removed or replaced (`rm -r`, `mv`).
+    Replace,
+}
+
+/// One place a command line writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteTarget {
+    /// The path as written, joined to the directory of the `cd`s before the command.
+    pub path: String,
+    /// False when the path is relative to a directory a `cd` made unknowable (`cd "$D"`):
+    /// then only its name tells where it goes.
+    pub located: bool,
+    /// How the path is written.
+    pub kind: WriteKind,
+    /// For a copy into the path (`cp -r SRC… DIR`, `rsync SRC… DIR`): the sources as written,
+    /// located like the path. Empty for every other write.
+    pub sources: Vec<String>,
 }
 
 /// The analysis of a whole command line.
@@ -58,7 +144,7 @@ enum Tok {
 
 /// Analyses a command line. Never panics; bounded in size and depth.
 pub fn analyze(cmd: &str) -> Analysis {
-    analyze_depth(cmd, 0)
+    analyze_depth(cmd, 0, &Dir::Start)
 }
 
 /// What the lexer has read of the current pipeline: the finished simple commands, and the
@@ -92,7 +178,30 @@ impl Pending {
     }
 }
 
-fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
+/// Ends the pipeline being read: its commands run in `dir`, and a lone `cd`/`pushd` moves
+/// `dir` for the commands after it.
+fn end_pipeline(a: &mut Analysis, cur: &mut Pending, dir: &mut Dir) {
+    cur.flush_cmd();
+    if cur.pipeline.is_empty() {
+        return;
+    }
+    let mut p = std::mem::take(&mut cur.pipeline);
+    for c in &mut p {
+        c.dir = dir.clone();
+    }
+    if let [c] = p.as_slice() {
+        if matches!(c.program.as_str(), "cd" | "pushd") {
+            *dir = if c.has_substitution {
+                Dir::Unknown
+            } else {
+                dir.cd(&c.args)
+            };
+        }
+    }
+    a.pipelines.push(p);
+}
+
+fn analyze_depth(cmd: &str, depth: usize, start: &Dir) -> Analysis {
     let end = crate::text::floor_boundary(cmd, MAX_COMMAND);
     let (toks, subs, lex_complete) = lex(&cmd[..end]);
     let mut a = Analysis {
@@ -100,6 +209,9 @@ fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
         ..Analysis::default()
     };
     let mut cur = Pending::default();
+    let mut dir = start.clone();
+    // The directory to return to at the end of each open subshell.
+    let mut subshells: Vec<Dir> = Vec::new();
     let mut sub_owner: Vec<(usize, usize)> = Vec::new();
     let mut pending_subs = 0usize;
     for t in toks {
@@ -130,19 +242,22 @@ fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
                 }
             }
             Tok::Op("|") => cur.flush_cmd(),
-            Tok::Op(_) => {
-                cur.flush_cmd();
-                if !cur.pipeline.is_empty() {
-                    a.pipelines.push(std::mem::take(&mut cur.pipeline));
+            Tok::Op(op) => {
+                end_pipeline(&mut a, &mut cur, &mut dir);
+                match op {
+                    "(" => subshells.push(dir.clone()),
+                    ")" => {
+                        if let Some(d) = subshells.pop() {
+                            dir = d;
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
         let _ = pending_subs;
     }
-    cur.flush_cmd();
-    if !cur.pipeline.is_empty() {
-        a.pipelines.push(cur.pipeline);
-    }
+    end_pipeline(&mut a, &mut cur, &mut dir);
     // A here-document fed to a shell, and the script of `sh -c SCRIPT`, are commands.
     if depth < MAX_DEPTH {
         let mut bodies = Vec::new();
@@ -152,18 +267,35 @@ fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
                     continue;
                 }
                 if let Some(b) = &c.heredoc {
-                    bodies.push((pi, ci, analyze_depth(b, depth + 1)));
+                    bodies.push((pi, ci, analyze_depth(b, depth + 1, &c.dir)));
                 }
                 let script = c.args.iter().position(|x| {
                     x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c')
                 });
                 if let Some(script) = script.and_then(|i| c.args.get(i + 1)) {
-                    bodies.push((pi, ci, analyze_depth(script, depth + 1)));
+                    bodies.push((pi, ci, analyze_depth(script, depth + 1, &c.dir)));
                 }
             }
         }
         a.incomplete |= bodies.iter().any(|(_, _, n)| n.incomplete);
         a.nested.extend(bodies);
+    }
+    // The commands `find -exec`/`-execdir`/`-ok`/`-okdir` runs (up to `;` or `+`).
+    for (pi, p) in a.pipelines.iter().enumerate() {
+        for (ci, c) in p.iter().enumerate() {
+            for run in c.find_exec() {
+                let mut inner = simple(run.into_iter().map(|w| (w, false)).collect(), Vec::new());
+                inner.dir = c.dir.clone();
+                a.nested.push((
+                    pi,
+                    ci,
+                    Analysis {
+                        pipelines: vec![vec![inner]],
+                        ..Analysis::default()
+                    },
+                ));
+            }
+        }
     }
     // Attribute each substitution to the first command whose words held one (approximate
     // when a line has several: the owner matters only for "which command consumes it").
@@ -181,8 +313,13 @@ fn analyze_depth(cmd: &str, depth: usize) -> Analysis {
                 .or(sub_owner.last())
                 .copied()
                 .unwrap_or((usize::MAX, usize::MAX));
+            let dir = a
+                .pipelines
+                .get(owner.0)
+                .and_then(|p| p.get(owner.1))
+                .map_or(Dir::Start, |c| c.dir.clone());
             a.nested
-                .push((owner.0, owner.1, analyze_depth(&s, depth + 1)));
+                .push((owner.0, owner.1, analyze_depth(&s, depth + 1, &dir)));
         }
     }
     a
@@ -227,6 +364,37 @@ fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -> SimpleCom
             }
             continue;
         }
+        if b == "xargs" && more {
+            // `xargs [options] PROGRAM ARGS`: the program runs with arguments read from stdin.
+            i += 1;
+            while let Some((o, _)) = words.get(i) {
+                if !o.starts_with('-') {
+                    break;
+                }
+                // Options that take the next word as their value (when not attached).
+                let takes_value = matches!(
+                    o.as_str(),
+                    "-a" | "-d"
+                        | "-E"
+                        | "-I"
+                        | "-L"
+                        | "-n"
+                        | "-P"
+                        | "-s"
+                        | "--arg-file"
+                        | "--delimiter"
+                        | "--eof"
+                        | "--replace"
+                        | "--max-lines"
+                        | "--max-args"
+                        | "--max-procs"
+                        | "--max-chars"
+                        | "--process-slot-var"
+                );
+                i += if takes_value { 2 } else { 1 };
+            }
+            continue;
+        }
         if b == "timeout" {
             i += 1;
             while let Some((o, _)) = words.get(i) {
@@ -241,13 +409,12 @@ fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -> SimpleCom
         }
         break;
     }
-    let program = words
-        .get(i)
-        .map(|(w, _)| basename(w).to_string())
-        .unwrap_or_default();
+    let argv0 = words.get(i).map(|(w, _)| w.clone()).unwrap_or_default();
+    let program = basename(&argv0).to_string();
     let args = words.iter().skip(i + 1).map(|(w, _)| w.clone()).collect();
     SimpleCommand {
         program,
+        argv0,
         args,
         redirect_writes,
         has_substitution,
@@ -462,8 +629,25 @@ fn lex(s: &str) -> (Vec<Tok>, Vec<String>, bool) {
                 }
                 i = next;
             }
-            '(' | ')' | '{' | '}' if !in_word => {
-                toks.push(Tok::Op(";"));
+            // `)` always ends a word and a command; `(` starts a subshell where a word may
+            // start. `{` and `}` group only as words of their own (`{}` of `find -exec` and
+            // `xargs -I{}` are ordinary words).
+            ')' => {
+                end_word!();
+                toks.push(Tok::Op(")"));
+                i += 1;
+            }
+            '(' if !in_word => {
+                toks.push(Tok::Op("("));
+                i += 1;
+            }
+            '{' | '}'
+                if !in_word
+                    && chars
+                        .get(i + 1)
+                        .is_none_or(|x| matches!(x, ' ' | '\t' | '\n' | ';' | '&' | '|' | ')')) =>
+            {
+                toks.push(Tok::Op(if c == '{' { "{" } else { "}" }));
                 i += 1;
             }
             _ => {
@@ -825,6 +1009,29 @@ const GIT_READ: &[&str] = &[
 ];
 
 impl SimpleCommand {
+    /// The command lines `find -exec PROGRAM ARGS ;` (and `-execdir`, `-ok`, `-okdir`, ended by
+    /// `;` or `+`) runs; empty for any other program.
+    fn find_exec(&self) -> Vec<Vec<String>> {
+        let mut out = Vec::new();
+        if self.program != "find" {
+            return out;
+        }
+        let mut it = self.args.iter();
+        while let Some(a) = it.next() {
+            if matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                let run: Vec<String> = it
+                    .by_ref()
+                    .take_while(|w| !matches!(w.as_str(), ";" | "+"))
+                    .cloned()
+                    .collect();
+                if !run.is_empty() {
+                    out.push(run);
+                }
+            }
+        }
+        out
+    }
+
     /// The `git` subcommand, if this is git (skipping `-C dir` and `-c k=v`).
     fn git_sub(&self) -> Option<&str> {
         if self.program != "git" {
@@ -997,6 +1204,98 @@ impl SimpleCommand {
         out
     }
 
+    /// Paths whose whole tree this command may change, with how: [`WriteKind::Replace`] for
+    /// `rm -r` operands, `rmdir`, every `mv` operand (its sources are removed, its destination
+    /// replaced), the link of `ln -n`/`-T`, the start points of `find -delete` or of a
+    /// `find -exec` that is not read-only; [`WriteKind::Into`] for the destination of
+    /// `cp -r`/`cp -a`, `rsync`, the directory of `tar -C`/`unzip -d`, and `chmod -R`/`chown -R`
+    /// operands. As written (not located).
+    pub fn tree_writes(&self) -> Vec<(String, WriteKind)> {
+        let operands: Vec<&String> = self.args.iter().filter(|a| !a.starts_with('-')).collect();
+        let short_has = |c: char| {
+            self.args.iter().any(|a| {
+                a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a[1..].chars().all(|x| x.is_ascii_alphanumeric())
+                    && a[1..].contains(c)
+            })
+        };
+        let long = |l: &str| self.args.iter().any(|a| a == l);
+        let all = |k: WriteKind| -> Vec<(String, WriteKind)> {
+            operands.iter().map(|s| (s.to_string(), k)).collect()
+        };
+        let of = |v: Vec<String>, k: WriteKind| -> Vec<(String, WriteKind)> {
+            v.into_iter().map(|s| (s, k)).collect()
+        };
+        match self.program.as_str() {
+            "rm" if short_has('r') || short_has('R') || long("--recursive") => {
+                all(WriteKind::Replace)
+            }
+            "rmdir" | "mv" => all(WriteKind::Replace),
+            "cp" if short_has('r')
+                || short_has('R')
+                || short_has('a')
+                || long("--recursive")
+                || long("--archive") =>
+            {
+                of(self.writes(), WriteKind::Into)
+            }
+            "rsync" | "tar" | "unzip" | "bsdtar" => of(self.writes(), WriteKind::Into),
+            "ln" if short_has('n') || short_has('T') || long("--no-dereference") => operands
+                .last()
+                .map(|s| (s.to_string(), WriteKind::Replace))
+                .into_iter()
+                .collect(),
+            "chmod" | "chown" | "chgrp" if short_has('R') || long("--recursive") => operands
+                .iter()
+                .skip(1)
+                .map(|s| (s.to_string(), WriteKind::Into))
+                .collect(),
+            "find" => {
+                let writes = self.args.iter().any(|a| a == "-delete")
+                    || self.find_exec().iter().any(|run| {
+                        !simple(run.iter().map(|w| (w.clone(), false)).collect(), Vec::new())
+                            .is_read_only()
+                    });
+                if !writes {
+                    return Vec::new();
+                }
+                // Start points: the operands before the first expression.
+                self.args
+                    .iter()
+                    .take_while(|a| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!"))
+                    .map(|a| (a.clone(), WriteKind::Replace))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The sources of `cp`/`rsync` (every operand but the destination; all of them with
+    /// `-t DIR`); empty for other programs.
+    pub fn copy_sources(&self) -> Vec<String> {
+        if !matches!(self.program.as_str(), "cp" | "rsync") {
+            return Vec::new();
+        }
+        let mut operands: Vec<String> = Vec::new();
+        let mut target_dir = false;
+        let mut it = self.args.iter();
+        while let Some(a) = it.next() {
+            if a == "-t" {
+                target_dir = true;
+                it.next();
+            } else if a.starts_with("--target-directory=") {
+                target_dir = true;
+            } else if !a.starts_with('-') {
+                operands.push(a.clone());
+            }
+        }
+        if !target_dir {
+            operands.pop();
+        }
+        operands
+    }
+
     /// True when this command only reads (or is a local build/test command).
     pub fn is_read_only(&self) -> bool {
         if !self.writes().is_empty() || self.is_network() {
@@ -1052,17 +1351,46 @@ impl Analysis {
         out
     }
 
-    /// Every file written, nested commands included.
+    /// Every path written, nested commands included, located ([`Analysis::write_targets`]).
     pub fn writes(&self) -> Vec<String> {
-        self.all_commands()
-            .iter()
-            .flat_map(|c| c.writes())
-            .collect()
+        self.write_targets().into_iter().map(|t| t.path).collect()
     }
 
     /// True when some command reaches the network.
     pub fn is_network(&self) -> bool {
         self.all_commands().iter().any(|c| c.is_network())
+    }
+
+    /// Every place the line writes, nested commands included, located by the `cd`s before
+    /// each command ([`Dir::locate`]); a path written in several ways keeps the widest.
+    pub fn write_targets(&self) -> Vec<WriteTarget> {
+        let mut out: Vec<WriteTarget> = Vec::new();
+        for c in self.all_commands() {
+            let files = c.writes().into_iter().map(|w| (w, WriteKind::File));
+            for (raw, kind) in files.chain(c.tree_writes()) {
+                let located = c.dir.locate(&raw);
+                let sources = if kind == WriteKind::Into {
+                    c.copy_sources()
+                        .iter()
+                        .map(|s| c.dir.locate(s).unwrap_or_else(|| s.clone()))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let t = WriteTarget {
+                    located: located.is_some(),
+                    path: located.unwrap_or(raw),
+                    kind,
+                    sources,
+                };
+                match out.iter_mut().find(|o| o.path == t.path) {
+                    Some(o) if t.kind > o.kind => *o = t,
+                    Some(_) => {}
+                    None => out.push(t),
+                }
+            }
+        }
+        out
     }
 
     /// True when every command only reads.

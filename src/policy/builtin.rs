@@ -7,107 +7,74 @@
 
 use crate::decision::{Decision, Reason, Verdict};
 use crate::event::{Tool, ToolKind};
-use crate::paths::PathContext;
 use crate::shell;
 
-/// Files a file-writing tool writes: its path fields and the targets of a Codex
-/// `apply_patch` ([`Tool::write_paths`], filled by the harness parser).
-pub fn write_targets(tool: &Tool) -> Vec<String> {
-    tool.write_paths.clone()
-}
-
 /// Runs the built-in deny rules on one call; `sh` is the analysis of a shell call's command.
-pub fn check(tool: &Tool, sh: Option<&shell::Analysis>, paths: &PathContext) -> Vec<Decision> {
+pub fn check(tool: &Tool, sh: Option<&shell::Analysis>) -> Vec<Decision> {
     let mut out = Vec::new();
     let name = tool.display_name();
-    let mut targets: Vec<String> = Vec::new();
-    match tool.kind {
-        ToolKind::FileWrite => targets.extend(write_targets(tool)),
-        ToolKind::Shell => {
-            let cmd_text = tool.shell_command().unwrap_or_default();
-            let cmd = cmd_text.as_ref();
-            let fresh;
-            let a = match sh {
-                Some(a) => a,
-                None => {
-                    fresh = shell::analyze(cmd);
-                    &fresh
-                }
-            };
-            targets.extend(a.writes());
-            // A patch applied through the shell (`apply_patch <<'EOF' … EOF`).
-            targets.extend(tool.write_paths.iter().cloned());
-            if let Some(p) = a.pipe_to_shell() {
-                out.push(
-                    Decision::new(
-                        Verdict::Deny,
-                        Reason::PipeToShell,
-                        format!("{name} pipes a download into an interpreter ({p})"),
-                    )
-                    .rule("shell.pipe_to_shell"),
-                );
+    if tool.kind == ToolKind::Shell {
+        let cmd_text = tool.shell_command().unwrap_or_default();
+        let cmd = cmd_text.as_ref();
+        let fresh;
+        let a = match sh {
+            Some(a) => a,
+            None => {
+                fresh = shell::analyze(cmd);
+                &fresh
             }
-            if let Some(s) = a.secret_egress() {
-                // A secret file (or the whole environment) is denied; one token variable is
-                // asked about, since sending a token to its own service is everyday work.
-                let verdict = if s.file { Verdict::Deny } else { Verdict::Ask };
-                out.push(
-                    Decision::new(
-                        verdict,
-                        Reason::SecretEgress,
-                        format!("{name} sends a secret ({}) to the network", s.word),
-                    )
-                    .rule(if s.file {
-                        "shell.secret_egress"
-                    } else {
-                        "shell.secret_variable_egress"
-                    })
-                    .evidence(s.word),
-                );
-            }
-            if a.incomplete {
-                out.push(
-                    Decision::new(
-                        Verdict::Deny,
-                        Reason::Unanalysable,
-                        format!(
-                            "{name}'s command is too long or too deeply nested to check (over {} KiB, 100000 tokens or {} levels); split it",
-                            shell::MAX_COMMAND / 1024,
-                            shell::MAX_DEPTH
-                        ),
-                    )
-                    .rule("shell.unanalysable"),
-                );
-            }
-            if let Some(x) = a.nested_agent_unsafe() {
-                out.push(
-                    Decision::new(
-                        Verdict::Deny,
-                        Reason::NestedAgentUnsafe,
-                        format!(
-                            "{name} starts a coding agent with its permission checks off ({x})"
-                        ),
-                    )
-                    .rule("shell.nested_agent_unsafe"),
-                );
-            }
-        }
-        _ => {}
-    }
-    for t in targets {
-        if let Some(rule) = paths.protected(&t) {
+        };
+        if let Some(p) = a.pipe_to_shell() {
             out.push(
                 Decision::new(
                     Verdict::Deny,
-                    Reason::ProtectedPath,
+                    Reason::PipeToShell,
+                    format!("{name} pipes a download into an interpreter ({p})"),
+                )
+                .rule("shell.pipe_to_shell"),
+            );
+        }
+        if let Some(s) = a.secret_egress() {
+            // A secret file (or the whole environment) is denied; one token variable is
+            // asked about, since sending a token to its own service is everyday work.
+            let verdict = if s.file { Verdict::Deny } else { Verdict::Ask };
+            out.push(
+                Decision::new(
+                    verdict,
+                    Reason::SecretEgress,
+                    format!("{name} sends a secret ({}) to the network", s.word),
+                )
+                .rule(if s.file {
+                    "shell.secret_egress"
+                } else {
+                    "shell.secret_variable_egress"
+                })
+                .evidence(s.word),
+            );
+        }
+        if a.incomplete {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::Unanalysable,
                     format!(
-                        "{name} writes {t}, which configures an agent, its hooks or this guard"
+                        "{name}'s command is too long or too deeply nested to check (over {} KiB, 100000 tokens or {} levels); split it",
+                        shell::MAX_COMMAND / 1024,
+                        shell::MAX_DEPTH
                     ),
                 )
-                .rule(rule)
-                .evidence(t),
+                .rule("shell.unanalysable"),
             );
-            break;
+        }
+        if let Some(x) = a.nested_agent_unsafe() {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::NestedAgentUnsafe,
+                    format!("{name} starts a coding agent with its permission checks off ({x})"),
+                )
+                .rule("shell.nested_agent_unsafe"),
+            );
         }
     }
     // Patches that plant a pipe-to-shell in a file that runs (a script, a hook), not in

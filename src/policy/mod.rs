@@ -20,6 +20,7 @@ pub mod disclosure;
 pub mod output;
 pub mod prompt;
 pub mod readwrite;
+pub mod tamper;
 #[cfg(test)]
 mod tests;
 

@@ -207,7 +207,18 @@ pub(crate) fn outputs(o: Outputs) -> Config {
 
 /// Paths resolved from [`CWD`] and [`HOME`], with [`OWN`] as our own state.
 pub(crate) fn paths() -> PathContext {
-    let mut p = PathContext::new(Some(CWD), vec![PathBuf::from(OWN)]);
+    // What `paths::own_files` gives for the default locations.
+    let own = [
+        OWN.to_string(),
+        format!("{OWN}/intentshield.db"),
+        format!("{OWN}/intentshield.db-wal"),
+        format!("{OWN}/intentshield.db-shm"),
+        format!("{OWN}/intentshield.db-journal"),
+        format!("{HOME}/.config/intentshield"),
+        format!("{HOME}/.config/intentshield/config.toml"),
+        format!("{HOME}/.cargo/bin/intentshield"),
+    ];
+    let mut p = PathContext::new(Some(CWD), own.into_iter().map(PathBuf::from).collect());
     p.home = Some(HOME.into());
     p
 }

@@ -59,9 +59,13 @@ impl Client {
         let mut child = Command::new(BIN)
             .args(["mcp-proxy", "--name", name, "--db"])
             .arg(db)
+            // `--config`, as the wrapped entry names it: a file named by the environment
+            // could only tighten the settings.
+            .arg("--config")
+            .arg(&cfg)
             .arg("--")
             .args(cmd)
-            .env("INTENTSHIELD_CONFIG", db.with_extension("toml"))
+            .env_remove("INTENTSHIELD_CONFIG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -1,5 +1,5 @@
-//! Check 3: the built-in always-deny rules of `crate::policy::builtin` (protected paths,
-//! pipe-to-shell, secrets into the network, nested agents without permission checks), and
+//! Check 4: the built-in always-deny rules of `crate::policy::builtin` (pipe-to-shell,
+//! secrets into the network, nested agents without permission checks), and
 //! arguments too large or too deeply nested to be checked whole.
 
 use super::Call;
@@ -24,7 +24,7 @@ pub fn check(call: &mut Call<'_>) {
             .rule("builtin.unanalysable_arguments"),
         );
     }
-    for d in builtin::check(&call.tool, call.facts.sh.as_ref(), &call.ctx.paths) {
+    for d in builtin::check(&call.tool, call.facts.sh.as_ref()) {
         call.verdicts.add(d);
     }
 }

@@ -1,4 +1,4 @@
-//! Check 1: self-disclosure. Arguments that ask for the model's name, system prompt or
+//! Check 2: self-disclosure. Arguments that ask for the model's name, system prompt or
 //! conversation (recognised by `crate::policy::disclosure`) are emptied where the caller can
 //! rewrite arguments without approving the call; elsewhere the call is denied, naming the
 //! fields to empty.

@@ -1,4 +1,4 @@
-//! Check 2: injected instructions or secret material inside the call's arguments → deny.
+//! Check 3: injected instructions or secret material inside the call's arguments → deny.
 //! Matches inside text the user typed are not held against them.
 
 use super::Call;

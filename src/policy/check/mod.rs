@@ -13,6 +13,7 @@ pub mod provenance;
 pub mod quarantine;
 pub mod review;
 pub mod taint;
+pub mod tamper;
 #[cfg(test)]
 mod tests;
 
@@ -32,6 +33,7 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("disclosure", disclosure::check),
     ("injection", injection::check),
     ("builtin", builtin::check),
+    ("tamper", tamper::check),
     ("provenance", provenance::check),
     ("taint", taint::check),
     ("review", review::check),

@@ -1,4 +1,4 @@
-//! Check 4: provenance. A value that came from an output flagged as injected (or a poisoned
+//! Check 6: provenance. A value that came from an output flagged as injected (or a poisoned
 //! tool description) and never from the user → deny; a destination that came only from tool
 //! outputs → ask.
 

@@ -1,4 +1,4 @@
-//! Check 0: an MCP tool the proxy quarantined (poisoned description, changed since it was
+//! Check 1: an MCP tool the proxy quarantined (poisoned description, changed since it was
 //! pinned, shadowing another server's tool) is refused; so is, where the caller knows the
 //! server's whole list (the proxy), a tool the server never listed.
 

@@ -1,4 +1,4 @@
-//! Check 6: the operator's `--review always`: every state-changing call is confirmed. (In a
+//! Check 8: the operator's `--review always`: every state-changing call is confirmed. (In a
 //! tainted session the taint check already asks, so this adds nothing there.)
 
 use super::Call;

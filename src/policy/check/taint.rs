@@ -1,4 +1,4 @@
-//! Check 5: a tainted session (a tool result carried injected instructions).
+//! Check 7: a tainted session (a tool result carried injected instructions).
 //! - Toxic flow: data from a resource first reached after the taint flowing into a write → deny.
 //! - Unless the operator chose `--review never`: state-changing calls, network egress, reads
 //!   of resources the user never named (scope widening) and secret-file reads → ask.

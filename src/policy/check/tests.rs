@@ -183,6 +183,7 @@ fn the_checks_run_in_this_order() {
             "disclosure",
             "injection",
             "builtin",
+            "tamper",
             "provenance",
             "taint",
             "review"
@@ -858,5 +859,120 @@ fn arguments_too_large_to_check_whole_are_denied() {
             ),
             "builtin.unanalysable",
         ),
+    ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// tamper
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn tamper_guard_commands() {
+    const GC: &str = "tamper.guard_command";
+    run(vec![
+        deny("approve directly", shell("intentshield approve 12"), GC)
+            .message("Bash runs `intentshield approve 12`, which changes IntentShield's own state; only a person may run it, in a terminal")
+            .rules(&["tamper.guard_command"]),
+        deny("approve behind xargs", shell("echo 12 | xargs intentshield approve"), GC),
+        deny("approve behind xargs -I", shell("echo 12 | xargs -I{} intentshield approve {}"), GC),
+        deny("approve behind xargs -n 1 -0", shell("printf '12\\0' | xargs -0 -n 1 ~/.cargo/bin/intentshield approve"), GC),
+        deny("uninstall by path", shell("~/.cargo/bin/intentshield uninstall claude"), GC),
+        deny("uninstall in sh -c", shell("sh -c 'intentshield uninstall --all'"), GC),
+        deny("uninstall in bash -lc after cd", shell("cd /tmp && bash -lc \"intentshield uninstall codex\""), GC),
+        deny("behind env and sudo", shell("env FOO=1 sudo intentshield install claude --review never"), GC),
+        deny("behind find -exec", shell("find . -name x -exec intentshield unwrap {} \\;"), GC),
+        deny("in a substitution", shell("echo $(intentshield wrap github)"), GC),
+        deny("through a variable", shell("B=$(command -v intentshield); $B approve 12"), GC),
+        deny("through a substitution as program", shell("$(which intentshield) uninstall claude"), GC),
+        deny("mcp approve", shell("intentshield mcp approve github/create_issue"), GC),
+        deny("doctor --repair", shell("intentshield doctor --repair"), GC),
+        deny("the MCP proxy itself", shell("intentshield mcp-proxy -- npx server"), GC),
+        deny("a subcommand we do not know", shell("intentshield frobnicate"), GC),
+        deny("copying the binary", shell("cp ~/.cargo/bin/intentshield /tmp/g && /tmp/g approve 3"), GC)
+            .rules(&["tamper.guard_binary"]),
+        deny("linking the binary", shell("ln -s \"$(which intentshield)\" /tmp/helper"), GC),
+        allow("log", shell("intentshield log --session s1")),
+        allow("check", shell("intentshield check event.json")),
+        allow("scan", shell("intentshield scan README.md")),
+        allow("doctor", shell("intentshield doctor")),
+        allow("demo", shell("intentshield demo")),
+        allow("version", shell("intentshield --version")),
+        allow("approve --list", shell("intentshield approve --list")),
+        allow("mcp list", shell("intentshield mcp list")),
+        allow("bun install", shell("bun install")),
+        allow("npm install", shell("npm install")),
+        allow("an unknown program's install", shell("./gradlew install")),
+        allow("make install into a prefix", shell("make install PREFIX=/tmp/x")),
+        allow("cargo build of the guard", shell("cargo build --release")),
+        allow("listing the binary", shell("ls -la ~/.cargo/bin/intentshield")),
+        allow("which", shell("which intentshield")),
+        allow("grep in the guard's source", shell("grep -rn approve src/commands/")),
+    ]);
+}
+
+#[test]
+fn tamper_guard_state() {
+    const GS: &str = "tamper.guard_state";
+    let db = format!("{OWN}/intentshield.db");
+    run(vec![
+        deny("sqlite3 taint reset", shell(&format!("sqlite3 {db} 'UPDATE sessions SET tainted=0'")), GS)
+            .rules(&["tamper.guard_state"]),
+        deny("sqlite3 through xargs", shell(&format!("echo 'DELETE FROM sessions' | xargs -0 sqlite3 {db}")), GS),
+        deny("sqlite3 with ~", shell("sqlite3 ~/.local/share/intentshield/intentshield.db 'DELETE FROM sessions'"), GS),
+        deny("sqlite3 after cd", shell("cd ~/.local/share/intentshield && sqlite3 intentshield.db .dump"), GS),
+        deny("python opening the database", shell("python3 -c \"import sqlite3;sqlite3.connect('/home/dev/.local/share/intentshield/intentshield.db').execute('delete from sessions')\""), GS),
+        deny("python with expanduser", shell("python3 -c \"import os;open(os.path.expanduser('~/.config/intentshield/config.toml'),'w').write('review=1')\""), GS),
+        deny("sqlite3 on the WAL companion", shell(&format!("sqlite3 {db}-wal .tables")), GS),
+        allow("reading the config", shell("cat ~/.config/intentshield/config.toml")),
+        allow("listing the data directory", shell("ls -la ~/.local/share/intentshield")),
+        allow("sqlite3 on the project's database", shell("sqlite3 app.db .tables")),
+    ]);
+}
+
+#[test]
+fn tamper_protected_folders() {
+    const PP: &str = "builtin.protected_path";
+    run(vec![
+        deny("rm -rf ~/.claude", shell("rm -rf ~/.claude"), PP)
+            .message("Bash removes or replaces ~/.claude, which holds the settings of an agent, its hooks or this guard")
+            .rules(&["protect.claude_settings"]),
+        deny("mv ~/.claude away", shell("mv ~/.claude /tmp/x"), PP),
+        deny("mv ~/.codex away", shell("mv $HOME/.codex /tmp/x"), PP),
+        deny("rm -r ~/.gemini", shell("rm -r ~/.gemini"), PP),
+        deny("rm -fr ~/.cursor", shell("rm -fr ~/.cursor/"), PP),
+        deny("a project .claude folder", shell("rm -rf .claude"), PP),
+        deny("a project .codex folder elsewhere", shell("rm -rf ../other/.codex"), PP),
+        deny("removing all of home", shell("rm -rf ~"), PP),
+        deny("removing ~/.config", shell("rm -rf ~/.config"), PP),
+        deny("the data directory", shell("rm -rf ~/.local/share/intentshield"), PP)
+            .rules(&["protect.intentshield_state"]),
+        deny("replacing the config directory", shell("rm -rf ~/.config/intentshield && mv /tmp/c ~/.config/intentshield"), PP),
+        deny("cd then write the config", shell("cd ~/.config/intentshield && printf 'review=\"never\"' > config.toml"), PP),
+        deny("cd then write the Claude settings", shell("cd ~/.claude && echo '{\"disableAllHooks\": true}' > settings.json"), PP),
+        deny("cd .. chain", shell("cd ~/work && cd ../.claude && tee settings.json < /tmp/s"), PP),
+        deny("the binary replaced", shell("cp /bin/true ~/.cargo/bin/intentshield"), PP),
+        deny("the binary replaced with install", shell("install -m 755 /tmp/x /usr/local/bin/intentshield"), PP),
+        deny("the database truncated", shell("truncate -s 0 ~/.local/share/intentshield/intentshield.db"), PP),
+        deny("the WAL removed", shell("rm -f ~/.local/share/intentshield/intentshield.db-wal"), PP),
+        deny("find -delete of ~/.claude", shell("find ~/.claude -delete"), PP),
+        deny("find -exec rm in ~/.gemini", shell("find ~/.gemini -type f -exec rm {} +"), PP),
+        deny("a link over ~/.claude", shell("ln -sfn /tmp/evil ~/.claude"), PP),
+        deny("MCP write_file to Claude settings", mcp("fs", "write_file", json!({"path": "~/.claude/settings.json", "content": "{}"})), PP),
+        deny("MCP move_file of ~/.codex", mcp("fs", "move_file", json!({"source": "/home/dev/.codex", "destination": "/tmp/c"})), PP),
+        deny("MCP delete_directory of the data dir", mcp("fs", "delete_directory", json!({"path": "/home/dev/.local/share"})), PP),
+        ask("tar into home", shell("tar xzf /tmp/payload.tgz -C ~"), PP),
+        ask("cp -r into home", shell("cp -r payload/. ~/"), PP),
+        ask("cd to a variable, then settings.json", shell("cd \"$D\" && echo '{}' > settings.json"), PP),
+        allow("rm -rf node_modules", shell("rm -rf node_modules && npm ci")),
+        allow("rm -rf build in a subshell", shell("(cd web && rm -rf dist) && npm run build")),
+        allow("a Claude agent file", write_file(".claude/agents/reviewer.md", "# reviewer")),
+        allow("mkdir in the project .claude", shell("mkdir -p .claude/commands")),
+        allow("cp a build into home", shell("cp target/release/tool ~/")),
+        allow("tar into a build folder", shell("tar xzf dist.tgz -C build")),
+        allow("cd to a variable, then an ordinary file", shell("cd \"$D\" && echo x > notes.txt")),
+        allow("MCP write_file elsewhere", mcp("fs", "write_file", json!({"path": "/work/project/notes.md", "content": "x"}))),
+        allow("MCP read of the settings", mcp("fs", "read_file", json!({"path": "~/.claude/settings.json"}))),
+        allow("MCP tool with a project path", mcp("ci", "run_tests", json!({"cwd": "/work/project"}))),
+        allow("find without -delete in ~/.claude", shell("find ~/.claude -name '*.md'")),
     ]);
 }

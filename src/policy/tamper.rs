@@ -1,0 +1,449 @@
+//! Tamper resistance: the agent's own tool calls must not approve for the guard, switch it
+//! off, or rewrite what it remembers.
+//!
+//! Three rules, each over every form the shell analysis sees (directly, behind `xargs`,
+//! `sh -c`, `env`, `find -exec`, a path to the binary, a copy of it):
+//! - running one of our subcommands that changes state (anything but the read-only
+//!   [`READ_ONLY_SUBCOMMANDS`]): `tamper.guard_command`;
+//! - opening our database, its companions or our config with another program (`sqlite3`, an
+//!   interpreter, an editor; only known read-only programs may look at them):
+//!   `tamper.guard_state`;
+//! - writing, removing, moving or replacing a protected file or a folder that holds one, by
+//!   any tool: `builtin.protected_path` (see [`crate::paths::PathContext::protection`]).
+//!
+//! The lists here are allowlists: a subcommand, program or tool not known to be harmless to
+//! the guard is treated as one that is not.
+
+use crate::decision::{Decision, Reason, Verdict};
+use crate::event::{Tool, ToolKind};
+use crate::paths::{PathContext, Protection};
+use crate::shell::{Analysis, SimpleCommand, WriteKind};
+use std::path::{Path, PathBuf};
+
+/// Our subcommands that only read or print, which the agent may run (`approve --list` and
+/// `mcp list` too, and `doctor` without `--repair`). Every other one changes state.
+pub const READ_ONLY_SUBCOMMANDS: &[&str] = &["log", "check", "scan", "doctor", "demo", "help"];
+
+/// Subcommand names that change the guard's state; a program the analysis cannot identify
+/// (`$B`, `$(which …)`, a copy under another name) is taken for the guard when it is run with
+/// one of them.
+const STATE_CHANGING: &[&str] = &[
+    "approve",
+    "install",
+    "uninstall",
+    "wrap",
+    "unwrap",
+    "mcp",
+    "mcp-proxy",
+    "replay",
+];
+
+/// The harness names `install`/`uninstall` take (so that `bun install` is not the guard).
+const HARNESS_WORDS: &[&str] = &["claude", "codex", "cursor", "gemini", "--all"];
+
+/// Runs the tamper rules on one call. `is_read` is the call's read-only classification.
+pub fn check(
+    tool: &Tool,
+    sh: Option<&Analysis>,
+    leaves: &[(String, String)],
+    is_read: bool,
+    paths: &PathContext,
+) -> Vec<Decision> {
+    let mut out = Vec::new();
+    let name = tool.display_name();
+    if let Some(d) = protected_write(tool, sh, leaves, is_read, paths) {
+        out.push(d);
+    }
+    if let Some(a) = sh {
+        for c in a.all_commands() {
+            if let Some(what) = guard_command(c) {
+                out.push(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::GuardCommand,
+                        format!(
+                            "{name} runs `{what}`, which changes IntentShield's own state; only a person may run it, in a terminal"
+                        ),
+                    )
+                    .rule("tamper.guard_command")
+                    .evidence(what),
+                );
+                break;
+            }
+        }
+        if let Some(what) = copies_binary(a, paths) {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::GuardCommand,
+                    format!(
+                        "{name} copies IntentShield's binary ({what}); a copy could run the guard's commands under another name"
+                    ),
+                )
+                .rule("tamper.guard_binary")
+                .evidence(what),
+            );
+        }
+        if let Some((prog, path)) = opens_own_state(a, paths) {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::GuardState,
+                    format!(
+                        "{name} opens IntentShield's own state ({path}) with {prog}; the guard's database and config are off limits to the agent"
+                    ),
+                )
+                .rule("tamper.guard_state")
+                .evidence(path),
+            );
+        }
+    }
+    out
+}
+
+/// The state-changing guard command `c` runs, if it does (`intentshield approve 12`).
+fn guard_command(c: &SimpleCommand) -> Option<String> {
+    let positional: Vec<&str> = c
+        .args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let sub = positional.first().copied();
+    let flag = |f: &str| {
+        c.args
+            .iter()
+            .any(|a| a == f || a.starts_with(&format!("{f}=")))
+    };
+    let shown = || {
+        let mut w = vec![c.program.clone()];
+        w.extend(c.args.iter().take(3).cloned());
+        w.join(" ")
+    };
+    if is_guard_name(&c.program) {
+        let read_only = match sub {
+            None => true,
+            Some("doctor") => !flag("--repair"),
+            Some("approve") => flag("--list") && positional.len() == 1,
+            Some("mcp") => positional.get(1) == Some(&"list"),
+            Some(s) => READ_ONLY_SUBCOMMANDS.contains(&s),
+        };
+        return (!read_only).then(shown);
+    }
+    let sub = sub?;
+    if !STATE_CHANGING.contains(&sub) {
+        return None;
+    }
+    if matches!(sub, "install" | "uninstall")
+        && !c.args.iter().any(|a| HARNESS_WORDS.contains(&a.as_str()))
+    {
+        return None;
+    }
+    // A program the analysis cannot name, or a file that is the guard under another name.
+    let unknown = c.argv0.contains('$') || c.argv0.contains('`') || c.argv0.is_empty();
+    (unknown || is_guard_file(&c.argv0)).then(shown)
+}
+
+/// True for a program named like our binary (`intentshield`, `intentshield.exe`,
+/// `intentshield-v2`).
+fn is_guard_name(program: &str) -> bool {
+    let p = program.to_ascii_lowercase();
+    p.starts_with("intentshield") && !p.ends_with(".rs") && !p.ends_with(".md")
+}
+
+/// True when the program word names a file, by path or on `$PATH`, that is the running guard
+/// binary: the same file (a symlink or hard link) or a byte-for-byte copy.
+fn is_guard_file(argv0: &str) -> bool {
+    let Ok(me) = std::env::current_exe() else {
+        return false;
+    };
+    let candidates: Vec<PathBuf> = if argv0.contains('/') {
+        vec![PathBuf::from(argv0)]
+    } else {
+        crate::env::text("PATH")
+            .map(|p| {
+                p.split(':')
+                    .filter(|d| !d.is_empty())
+                    .map(|d| Path::new(d).join(argv0))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    candidates.iter().any(|c| same_file(c, &me))
+}
+
+/// True when `a` and `b` are the same file or have the same bytes (a copy).
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    if (ma.dev(), ma.ino()) == (mb.dev(), mb.ino()) {
+        return true;
+    }
+    ma.is_file()
+        && ma.len() == mb.len()
+        && matches!((std::fs::read(a), std::fs::read(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// A copy, link or move of the guard's binary in a line that writes somewhere
+/// (`cp ~/.cargo/bin/intentshield /tmp/g`, `ln -s "$(which intentshield)" g`).
+fn copies_binary(a: &Analysis, paths: &PathContext) -> Option<String> {
+    if a.write_targets().is_empty() {
+        return None;
+    }
+    let me = std::env::current_exe().ok();
+    // A substitution that looks the binary up (`$(which intentshield)`).
+    let looked_up = a.all_commands().iter().any(|c| {
+        c.args
+            .iter()
+            .any(|x| is_guard_name(x.rsplit('/').next().unwrap_or(x)))
+    });
+    for c in a.all_commands() {
+        let copier = matches!(
+            c.program.as_str(),
+            "cp" | "ln" | "install" | "rsync" | "mv" | "ditto" | "scp"
+        );
+        if !copier && !matches!(c.program.as_str(), "cat" | "dd" | "tee") {
+            continue;
+        }
+        let mut operands: Vec<&str> = c
+            .args
+            .iter()
+            .filter(|x| !x.starts_with('-'))
+            .map(|x| x.strip_prefix("if=").unwrap_or(x))
+            .collect();
+        if copier {
+            // The last operand is the destination (its protection is the write rule's).
+            operands.pop();
+        }
+        operands.extend(c.redirect_reads.iter().map(String::as_str));
+        for o in operands {
+            let base = o.rsplit('/').next().unwrap_or(o);
+            let names_it =
+                (is_guard_name(base) && !base.contains('.')) || (o.contains("$(…)") && looked_up);
+            let is_it = me.as_deref().is_some_and(|me| {
+                let r = paths.resolve(o);
+                r == me || std::fs::canonicalize(&r).is_ok_and(|x| same_file(&x, me))
+            });
+            if names_it || is_it {
+                return Some(format!("{} {o}", c.program));
+            }
+        }
+    }
+    None
+}
+
+/// A program other than a known read-only one that is given one of our own files (as an
+/// argument, a redirection, or inside an inline script or here-document): `(program, file)`.
+fn opens_own_state(a: &Analysis, paths: &PathContext) -> Option<(String, String)> {
+    let own_forms = own_text_forms(paths);
+    for c in a.all_commands() {
+        if c.is_read_only() && !c.is_interpreter() {
+            continue;
+        }
+        let words = c
+            .args
+            .iter()
+            .chain(&c.redirect_reads)
+            .chain(c.heredoc.iter());
+        for w in words {
+            let located = c.dir.locate(w).unwrap_or_else(|| w.clone());
+            let is_own = !w.contains('\n')
+                && paths
+                    .protection(&located, false)
+                    .is_some_and(|p| p == Protection::Is("protect.intentshield_state"));
+            if is_own {
+                return Some((c.program.clone(), w.clone()));
+            }
+            // Inline code (`python3 -c "…open('~/.local/share/intentshield/…')"`, SQL).
+            if let Some(f) = own_forms.iter().find(|f| w.contains(f.as_str())) {
+                return Some((c.program.clone(), f.clone()));
+            }
+        }
+    }
+    None
+}
+
+/// The ways our own files can be written in a script: absolute, `~/…`, `$HOME/…`.
+fn own_text_forms(paths: &PathContext) -> Vec<String> {
+    let home = paths.home.as_deref().unwrap_or("");
+    let mut out = Vec::new();
+    for o in &paths.own {
+        let s = o.to_string_lossy().to_string();
+        if s.len() < 4 {
+            continue;
+        }
+        if let Some(rest) = (!home.is_empty()).then(|| s.strip_prefix(home)).flatten() {
+            let rest = rest.trim_start_matches('/');
+            out.push(format!("~/{rest}"));
+            out.push(format!("$HOME/{rest}"));
+            out.push(format!("${{HOME}}/{rest}"));
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// True when copying `source` (as `cp -r`/`rsync` name it) brings no entry whose name starts
+/// with `.` into the destination: a named file or folder that is not a dot-file, or a glob
+/// that does not match dot-files (`dist/*`), or the contents of an existing folder
+/// (`payload/.`, rsync's `payload/`) that holds no dot-file. Reads that folder's listing.
+fn copies_no_dotfile(source: &str, paths: &PathContext) -> bool {
+    let s = source.trim();
+    let contents = s == "." || s.ends_with("/.") || s.ends_with('/');
+    if contents {
+        let dir = paths.resolve(s.trim_end_matches('.'));
+        return std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .all(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        });
+    }
+    let base = s.rsplit('/').next().unwrap_or(s);
+    !base.is_empty() && !base.starts_with('.') && !base.contains('$') && !base.contains('`')
+}
+
+/// Tool names that remove or move what their path argument names.
+fn removes(tool_name: &str) -> bool {
+    let n = tool_name.to_ascii_lowercase();
+    [
+        "delete", "remove", "move", "rename", "trash", "unlink", "rmdir",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+/// True for an argument that reads as a file path (`/etc/x`, `~/x`, `$HOME/x`, `./x`, `a/b`),
+/// not a URL or prose.
+fn looks_like_path(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.len() <= 4096
+        && !s.contains("://")
+        && !s.contains('\n')
+        && (s.starts_with('/')
+            || s.starts_with('~')
+            || s.starts_with("$HOME")
+            || s.starts_with("${HOME}")
+            || s.starts_with('.')
+            || (s.contains('/') && !s.contains(' ')))
+}
+
+/// The write to a protected path this call makes, if any: a deny when it writes a protected
+/// file or removes or replaces a folder holding one, an ask when it writes into such a folder
+/// (`tar -x -C ~`) or writes a protected file's name in a folder that cannot be known
+/// (`cd "$D" && echo > settings.json`).
+fn protected_write(
+    tool: &Tool,
+    sh: Option<&Analysis>,
+    leaves: &[(String, String)],
+    is_read: bool,
+    paths: &PathContext,
+) -> Option<Decision> {
+    let name = tool.display_name();
+    // A file tool that deletes (Cursor's `Delete`) removes a whole folder as readily as a file.
+    let file_how = if removes(&tool.name) {
+        WriteKind::Replace
+    } else {
+        WriteKind::File
+    };
+    // (path, how, located, copied sources)
+    let mut targets: Vec<(String, WriteKind, bool, Vec<String>)> = tool
+        .write_paths
+        .iter()
+        .map(|p| (p.clone(), file_how, true, Vec::new()))
+        .collect();
+    if let Some(a) = sh {
+        targets.extend(
+            a.write_targets()
+                .into_iter()
+                .map(|t| (t.path, t.kind, t.located, t.sources)),
+        );
+    }
+    if !matches!(
+        tool.kind,
+        ToolKind::Shell | ToolKind::FileWrite | ToolKind::FileRead
+    ) && !is_read
+    {
+        // Any other tool that does more than read (an MCP file server's `write_file`,
+        // `move_file`, `delete_directory`...): its path arguments.
+        let how = if removes(&tool.name) {
+            WriteKind::Replace
+        } else {
+            WriteKind::File
+        };
+        targets.extend(
+            leaves
+                .iter()
+                .filter(|(_, s)| looks_like_path(s))
+                .map(|(_, s)| (s.trim().to_string(), how, true, Vec::new())),
+        );
+    }
+    let mut ask: Option<Decision> = None;
+    for (t, how, located, sources) in targets {
+        if !located {
+            if let Some(rule) = paths.protected_name(&t) {
+                ask.get_or_insert(
+                    Decision::new(
+                        Verdict::Ask,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} writes {t} in a folder that cannot be known (after a `cd` to a variable); a file of that name configures an agent or this guard"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t.clone()),
+                );
+            }
+            continue;
+        }
+        match paths.protection(&t, how != WriteKind::File) {
+            Some(Protection::Is(rule)) => {
+                return Some(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} writes {t}, which configures an agent, its hooks or this guard"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t),
+                )
+            }
+            Some(Protection::Holds(rule)) if how == WriteKind::Replace => {
+                return Some(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} removes or replaces {t}, which holds the settings of an agent, its hooks or this guard"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t),
+                )
+            }
+            // Copying named entries that are not dot-files into such a folder cannot reach
+            // the settings in it (`cp -r dist/* ~/`, `cp -r build ~/apps`).
+            Some(Protection::Holds(_))
+                if !sources.is_empty() && sources.iter().all(|s| copies_no_dotfile(s, paths)) => {}
+            Some(Protection::Holds(rule)) => {
+                ask.get_or_insert(
+                    Decision::new(
+                        Verdict::Ask,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} writes into {t}, which holds the settings of an agent, its hooks or this guard; it may overwrite them"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t),
+                );
+            }
+            None => {}
+        }
+    }
+    ask
+}
