@@ -306,6 +306,27 @@ mod tests {
     }
 
     #[test]
+    fn tighten_takes_the_stricter_of_each() {
+        let mut c = Config {
+            review: Review::Never,
+            outputs: Outputs::Warn,
+            gemini_ask: AskMode::Ask,
+            ..Config::default()
+        };
+        c.tighten(Review::Tainted, Outputs::Block, AskMode::Ask);
+        assert_eq!(
+            (c.review, c.outputs, c.gemini_ask),
+            (Review::Tainted, Outputs::Block, AskMode::Ask)
+        );
+        c.tighten(Review::Never, Outputs::Warn, AskMode::Deny);
+        assert_eq!(
+            (c.review, c.outputs, c.gemini_ask),
+            (Review::Tainted, Outputs::Block, AskMode::Deny)
+        );
+        assert!(Review::Always > Review::Tainted && Review::Tainted > Review::Never);
+    }
+
+    #[test]
     fn file_values_are_checked() {
         let mut c = Config::default();
         assert!(apply_file(&mut c, "review = \"sometimes\"").is_err());

@@ -124,6 +124,76 @@ fn review_modes() {
 }
 
 #[test]
+fn the_environment_only_tightens() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("s.db");
+    let start = |s: &str| json!({"session_id": s, "cwd": "/home/dev/proj", "hook_event_name": "SessionStart", "source": "startup"});
+    hook("claude", &start("tainted"), &db);
+    hook("claude", &start("clean"), &db);
+    let post = claude(
+        "PostToolUse",
+        "tainted",
+        "mcp__docs__read",
+        json!({"page": "q3"}),
+        Some(INJECTED),
+    );
+    hook("claude", &post, &db);
+    let write = |s: &str| {
+        claude(
+            "PreToolUse",
+            s,
+            "mcp__notes__create_note",
+            json!({"title": "t", "body": "b"}),
+            None,
+        )
+    };
+    let w = write("tainted").to_string();
+    // An exported variable cannot loosen the review.
+    let r = run_env(
+        &["hook", "claude"],
+        w.as_bytes(),
+        &db,
+        &[("INTENTSHIELD_REVIEW", "never")],
+    );
+    assert_eq!(verdict("claude", &r), "ask", "{r:?}");
+    // Nor can a config file named only by the environment (the test's run names its config
+    // file through INTENTSHIELD_CONFIG).
+    std::fs::write(
+        db.with_extension("config.toml"),
+        "review = \"never\"\nread_only_tools = [\"notes/*\", \"*\"]\n",
+    )
+    .unwrap();
+    let r = run(&["hook", "claude"], w.as_bytes(), &db);
+    assert_eq!(verdict("claude", &r), "ask", "{r:?}");
+    // The hook command's own flag still does (it lives in the protected harness settings).
+    let r = run(&["hook", "claude", "--review", "never"], w.as_bytes(), &db);
+    assert_eq!(verdict("claude", &r), "none", "{r:?}");
+    // And `--config` names a file whose settings count (the operator's).
+    let cfg = tmp.path().join("operator.toml");
+    std::fs::write(&cfg, "review = \"never\"\n").unwrap();
+    let r = run(
+        &["hook", "claude", "--config", cfg.to_str().unwrap()],
+        w.as_bytes(),
+        &db,
+    );
+    assert_eq!(verdict("claude", &r), "none", "{r:?}");
+    // The environment can tighten: every state change asks in a clean session.
+    std::fs::write(db.with_extension("config.toml"), "").unwrap();
+    let c = write("clean").to_string();
+    assert_eq!(
+        verdict("claude", &run(&["hook", "claude"], c.as_bytes(), &db)),
+        "none"
+    );
+    let r = run_env(
+        &["hook", "claude"],
+        c.as_bytes(),
+        &db,
+        &[("INTENTSHIELD_REVIEW", "always")],
+    );
+    assert_eq!(verdict("claude", &r), "ask", "{r:?}");
+}
+
+#[test]
 fn gemini_ask_mapping() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("s.db");

@@ -33,6 +33,11 @@ pub struct Run {
 
 /// Runs `intentshield <args>` with `input` on stdin and the database at `db`.
 pub fn run(args: &[&str], input: &[u8], db: &Path) -> Run {
+    run_env(args, input, db, &[])
+}
+
+/// [`run`] with these environment variables set as well.
+pub fn run_env(args: &[&str], input: &[u8], db: &Path, envs: &[(&str, &str)]) -> Run {
     // An empty config file of the test's own, so the developer's config never leaks in.
     let config = db.with_extension("config.toml");
     if !config.exists() {
@@ -45,6 +50,7 @@ pub fn run(args: &[&str], input: &[u8], db: &Path) -> Run {
         .env_remove("INTENTSHIELD_OUTPUTS")
         .env_remove("INTENTSHIELD_GEMINI_ASK")
         .env("INTENTSHIELD_CONFIG", &config)
+        .envs(envs.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
