@@ -141,7 +141,8 @@ pub fn command() -> Command {
 /// drawn; the code typed does not match; or the grant fails (a database error).
 pub fn run(m: &ArgMatches) -> CliResult {
     let list = m.get_flag("list");
-    if !list && !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
+    let at_terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
+    if !list && !at_terminal {
         return Err(CliError::error(CONTEXT, NO_TERMINAL));
     }
     let flags = Flags {

@@ -399,10 +399,8 @@ pub fn call_args_text(input: &Value) -> String {
 
 fn mask_secrets(v: &mut Value, depth: usize) {
     match v {
-        Value::String(s) => {
-            if crate::policy::builtin::secret_material(s).is_some() {
-                *s = mask_string(s);
-            }
+        Value::String(s) if crate::policy::builtin::secret_material(s).is_some() => {
+            *s = mask_string(s);
         }
         // serde_json parses at most 128 levels; this bound only guards other callers.
         Value::Array(items) if depth < 256 => {
