@@ -1,5 +1,5 @@
 //! Operator settings: review mode, what to do with injected outputs, Gemini CLI's "ask",
-//! read-only tools, the database path.
+//! read-only tools, the database path, how long an approval lasts.
 //!
 //! Precedence: command-line flag, then environment (`INTENTSHIELD_REVIEW`,
 //! `INTENTSHIELD_OUTPUTS`, `INTENTSHIELD_GEMINI_ASK`, `INTENTSHIELD_DB`), then the config file
@@ -15,7 +15,8 @@
 //! value, and a config file named by `$INTENTSHIELD_CONFIG`, apply only where they are
 //! stricter than what the protected sources say (`read_only_tools` from such a file is
 //! ignored). The database path may come from the environment: a session the database has not
-//! seen start is treated as tainted.
+//! seen start is treated as tainted. Likewise `INTENTSHIELD_APPROVAL_TTL` can only shorten
+//! `approval_ttl`.
 
 use crate::env;
 use std::path::PathBuf;
@@ -65,6 +66,11 @@ pub struct Config {
     pub read_only_tools: Vec<String>,
     /// Database file; `None` means the default location.
     pub db: Option<PathBuf>,
+    /// How long an approval given with `intentshield approve` lasts, and how long after its ask
+    /// a call can still be approved (seconds, [`APPROVAL_TTL_MIN`]..=[`APPROVAL_TTL_MAX`]):
+    /// the config file's `approval_ttl`, shortened by `INTENTSHIELD_APPROVAL_TTL`, default
+    /// [`APPROVAL_TTL_DEFAULT`].
+    pub approval_ttl: i64,
     /// The config file that was read, if any.
     pub file: Option<PathBuf>,
 }
@@ -77,9 +83,48 @@ impl Default for Config {
             gemini_ask: AskMode::Deny,
             read_only_tools: Vec::new(),
             db: None,
+            approval_ttl: APPROVAL_TTL_DEFAULT,
             file: None,
         }
     }
+}
+
+/// Default lifetime of an approval (seconds): 5 minutes.
+pub const APPROVAL_TTL_DEFAULT: i64 = 300;
+/// Shortest `approval_ttl` accepted (seconds).
+pub const APPROVAL_TTL_MIN: i64 = 10;
+/// Longest `approval_ttl` accepted (seconds): 24 hours (unused approvals are pruned after a day).
+pub const APPROVAL_TTL_MAX: i64 = 24 * 3600;
+
+/// Checks an approval lifetime in seconds against [`APPROVAL_TTL_MIN`]..=[`APPROVAL_TTL_MAX`].
+///
+/// # Errors
+///
+/// Out of range: `invalid approval_ttl <n>: expected whole seconds from 10 to 86400`.
+pub fn check_approval_ttl(secs: i64) -> Result<i64, String> {
+    if (APPROVAL_TTL_MIN..=APPROVAL_TTL_MAX).contains(&secs) {
+        Ok(secs)
+    } else {
+        Err(format!(
+            "invalid approval_ttl {secs}: expected whole seconds from {APPROVAL_TTL_MIN} to {APPROVAL_TTL_MAX}"
+        ))
+    }
+}
+
+/// Parses an approval lifetime given as text (the environment's form): whole seconds,
+/// checked by [`check_approval_ttl`].
+///
+/// # Errors
+///
+/// Not a whole number: `invalid approval_ttl '<s>': expected whole seconds from 10 to 86400`;
+/// out of range: as [`check_approval_ttl`].
+pub fn parse_approval_ttl(s: &str) -> Result<i64, String> {
+    let n: i64 = s.trim().parse().map_err(|_| {
+        format!(
+            "invalid approval_ttl '{s}': expected whole seconds from {APPROVAL_TTL_MIN} to {APPROVAL_TTL_MAX}"
+        )
+    })?;
+    check_approval_ttl(n)
 }
 
 /// Parses `always|tainted|never`.
@@ -165,7 +210,9 @@ pub fn config_path(flag: Option<&PathBuf>) -> Option<PathBuf> {
 /// `gemini_ask`, or a `read_only_tools` that is not an array of strings;
 /// `INTENTSHIELD_REVIEW: <e>` (likewise `INTENTSHIELD_OUTPUTS`, `INTENTSHIELD_GEMINI_ASK`) or
 /// `--review: <e>` (likewise `--outputs`, `--gemini-ask`) for an invalid mode, `<e>` being the
-/// message of [`parse_review`], [`parse_outputs`] or [`parse_ask`].
+/// message of [`parse_review`], [`parse_outputs`] or [`parse_ask`];
+/// `INTENTSHIELD_APPROVAL_TTL: <e>` for a lifetime [`parse_approval_ttl`] refuses (the config
+/// file's `approval_ttl` is reported as `<path>: <e>`).
 pub fn load(flags: &Flags) -> Result<Config, String> {
     let mut cfg = Config::default();
     // A file named only by the environment is not protected: it may only tighten.
@@ -178,6 +225,7 @@ pub fn load(flags: &Flags) -> Result<Config, String> {
                 apply_file(&mut file, &text).map_err(|e| format!("{}: {e}", path.display()))?;
                 if from_env {
                     cfg.tighten(file.review, file.outputs, file.gemini_ask);
+                    cfg.approval_ttl = cfg.approval_ttl.min(file.approval_ttl);
                     cfg.db = file.db;
                 } else {
                     cfg = file;
@@ -212,6 +260,11 @@ pub fn load(flags: &Flags) -> Result<Config, String> {
         None => cfg.gemini_ask,
     };
     cfg.tighten(review, outputs, gemini_ask);
+    if let Some(v) = env::text(env::APPROVAL_TTL) {
+        // Only ever shorter: a longer value from the environment is ignored.
+        let ttl = parse_approval_ttl(&v).map_err(|e| format!("{}: {e}", env::APPROVAL_TTL))?;
+        cfg.approval_ttl = cfg.approval_ttl.min(ttl);
+    }
     if let Some(db) = &flags.db {
         cfg.db = Some(db.clone());
     }
@@ -250,6 +303,14 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
     }
     if let Some(v) = get_str("db") {
         cfg.db = Some(PathBuf::from(v));
+    }
+    if let Some(v) = doc.get("approval_ttl") {
+        let secs = v.as_integer().ok_or_else(|| {
+            format!(
+                "approval_ttl must be whole seconds from {APPROVAL_TTL_MIN} to {APPROVAL_TTL_MAX}"
+            )
+        })?;
+        cfg.approval_ttl = check_approval_ttl(secs)?;
     }
     if let Some(arr) = doc.get("read_only_tools") {
         let arr = arr
@@ -338,5 +399,28 @@ mod tests {
         .unwrap();
         assert_eq!(c.review, Review::Always);
         assert_eq!(c.read_only_tools, vec!["x/get_*"]);
+    }
+
+    #[test]
+    fn approval_ttl_from_the_file_is_bounded() {
+        let mut c = Config::default();
+        assert_eq!(c.approval_ttl, 300);
+        apply_file(&mut c, "approval_ttl = 600").unwrap();
+        assert_eq!(c.approval_ttl, 600);
+        for bad in [
+            "approval_ttl = 9",
+            "approval_ttl = 86401",
+            "approval_ttl = -5",
+            "approval_ttl = \"300\"",
+            "approval_ttl = 1.5",
+        ] {
+            let e = apply_file(&mut Config::default(), bad).unwrap_err();
+            assert!(e.contains("approval_ttl"), "{bad}: {e}");
+        }
+        assert_eq!(parse_approval_ttl("10"), Ok(10));
+        assert_eq!(parse_approval_ttl(" 86400 "), Ok(86400));
+        for bad in ["", "5", "90000", "5m", "-1", "1e3"] {
+            assert!(parse_approval_ttl(bad).is_err(), "{bad}");
+        }
     }
 }

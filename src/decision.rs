@@ -101,6 +101,10 @@ pub enum Reason {
     QuarantinedTool,
     /// A one-time approval given with `intentshield approve` was used.
     Approved,
+    /// A person granted a one-time approval with `intentshield approve` at an interactive
+    /// terminal (the audit row of the grant, event `approve`; the approvals row holds the
+    /// terminal, user id and expiry).
+    ApprovalGranted,
     /// The hook itself failed (bad input, database, panic): failing closed.
     Error,
 }
@@ -135,6 +139,7 @@ impl Reason {
             Reason::Unanalysable => "builtin.unanalysable",
             Reason::QuarantinedTool => "mcp.quarantined_tool",
             Reason::Approved => "approval.used",
+            Reason::ApprovalGranted => "approval.granted",
             Reason::Error => "error.fail_closed",
         }
     }

@@ -33,6 +33,13 @@ pub const OUTPUTS: &str = "INTENTSHIELD_OUTPUTS";
 /// `config::load`; overrides the config file, `--gemini-ask` overrides it.
 pub const GEMINI_ASK: &str = "INTENTSHIELD_GEMINI_ASK";
 
+/// `INTENTSHIELD_APPROVAL_TTL`: whole seconds (10..=86400) an approval given with
+/// `intentshield approve` lasts. Read by `config::load` (the hook, `approve`); it can only
+/// shorten the config file's `approval_ttl` (default 300 s), never lengthen it: an agent that
+/// got a variable exported (a shell start-up file) must not gain from it. An invalid value is
+/// an error like any other setting (the hook fails closed).
+pub const APPROVAL_TTL: &str = "INTENTSHIELD_APPROVAL_TTL";
+
 /// `CODEX_HOME`: Codex CLI's configuration directory (default `~/.codex`). Read by
 /// `install::Env::from_process` (install, uninstall, doctor); changes which `hooks.json` and
 /// `config.toml` they edit or check.

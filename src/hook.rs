@@ -156,6 +156,12 @@ fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state:
             message: &d.message,
         })?;
         d.audit_id = Some(id);
+        if d.verdict == Verdict::Ask {
+            // What `intentshield approve` shows the person (masked, capped): asks only.
+            if let Some(t) = &ev.tool {
+                store.record_call_args(id, &t.input)?;
+            }
+        }
         Ok(d)
     })();
     match result {
@@ -190,7 +196,9 @@ fn decide(
     if e.decision.verdict == Verdict::Ask {
         // A one-time approval turns exactly this call's ask into no objection.
         if let (Some(t), Some(digest)) = (&ev.tool, digest) {
-            if let Some(id) = store.pending_approval(&ev.session_id, &t.display_name(), digest)? {
+            let (harness, tool) = (ev.harness.name(), t.display_name());
+            let ttl = ctx.config.approval_ttl;
+            if let Some(id) = store.pending_approval(harness, &ev.session_id, &tool, digest, ttl)? {
                 e = policy::use_approval(e, id);
             }
         }

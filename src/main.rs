@@ -49,7 +49,7 @@ fn cli() -> clap::Command {
         )
         .subcommand(commands::check::command())
         .subcommand(commands::log::command())
-        .subcommand(commands::log::approve_command())
+        .subcommand(commands::approve::command())
         .subcommand(commands::scan::command());
     // The AgentDojo tooling, off the hook's path (the `replay` feature, on by default).
     #[cfg(feature = "replay")]
@@ -190,7 +190,7 @@ fn main() {
     let result: CliResult = match m.subcommand() {
         Some(("check", sub)) => commands::check::run(sub),
         Some(("log", sub)) => commands::log::run(sub),
-        Some(("approve", sub)) => commands::log::run_approve(sub),
+        Some(("approve", sub)) => commands::approve::run(sub),
         Some(("scan", sub)) => commands::scan::run(sub),
         #[cfg(feature = "replay")]
         Some(("replay", sub)) => commands::replay::run(sub),

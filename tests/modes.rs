@@ -265,8 +265,8 @@ fn approve_lets_exactly_that_call_through_once() {
     );
     let denied = hook("codex", &pipe, &db);
     assert_eq!(verdict("codex", &denied), "deny");
-    let a = run(&["approve", &id], b"", &db);
-    assert_eq!(a.code, 0, "{a:?}");
+    // Approved by a person at a terminal (`approve` itself refuses without one: tests/approve.rs).
+    approve_as_person(&db, id.parse().unwrap(), 300).unwrap();
     // The same call now passes, once; a different call still asks.
     assert_eq!(verdict("codex", &hook("codex", &call, &db)), "none");
     assert_eq!(verdict("codex", &hook("codex", &call, &db)), "deny");
@@ -386,7 +386,7 @@ fn approval_of_a_rewritten_call_matches_what_the_agent_sent() {
         &db,
     );
     let id = serde_json::from_str::<Value>(log.stdout.trim()).unwrap()["id"].to_string();
-    assert_eq!(run(&["approve", &id], b"", &db).code, 0);
+    approve_as_person(&db, id.parse().unwrap(), 300).unwrap();
     let r = hook("claude", &call, &db);
     assert_eq!(
         verdict("claude", &r),

@@ -1,5 +1,5 @@
-//! `intentshield log` (recent decisions from the audit, newest first) and
-//! `intentshield approve <id>` (let one asked-for call through once).
+//! `intentshield log`: recent decisions from the audit, newest first (`approve` is in
+//! `approve.rs`).
 
 use crate::exit::{CliError, CliResult, ExitStatus};
 use crate::state::{self, Store};
@@ -113,42 +113,6 @@ pub fn fmt_ts(ts: i64) -> String {
         secs % 3600 / 60,
         secs % 60
     )
-}
-
-/// The clap definition of `approve`.
-pub fn approve_command() -> Command {
-    Command::new("approve")
-        .about("Let one call that IntentShield asked about run once (same session, tool and arguments, within an hour)")
-        .arg(db_arg())
-        .arg(
-            Arg::new("id")
-                .required(true)
-                .value_parser(clap::value_parser!(i64))
-                .help("The decision id from the message or `intentshield log`"),
-        )
-}
-
-/// Runs `approve`. Exit status 0, or 2 with the reason.
-///
-/// # Errors
-///
-/// [`CliError::error`] (exit 2, `intentshield approve: <e>`) when no database path can be
-/// found or the database does not open (`<path>: <e>`), or [`Store::approve`] refuses: no
-/// decision with that id, a decision that was not an ask, one that is not a tool call, or a
-/// database error.
-pub fn run_approve(m: &ArgMatches) -> CliResult {
-    let store = open(m).map_err(|e| CliError::error("intentshield approve", e))?;
-    let id = *m.get_one::<i64>("id").expect("required");
-    let r = store
-        .approve(id)
-        .map_err(|e| CliError::error("intentshield approve", e))?;
-    println!(
-        "approved once: {} in session {} ({}). Ask the agent to retry the same call.",
-        r.tool.unwrap_or_default(),
-        r.session_id,
-        r.reason_code
-    );
-    Ok(ExitStatus::SUCCESS)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Subcommands other than the hook itself. Each exposes `command()` (its clap definition) and
 //! `run(&ArgMatches) -> exit::CliResult` (the exit status, or the error `main` prints).
 
+pub mod approve;
 pub mod check;
 pub mod demo;
 pub mod doctor;

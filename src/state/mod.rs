@@ -13,7 +13,8 @@
 //!
 //! Tables: `sessions` (taint), `prov_values` (distinctive values and where each came from),
 //! `prompts` (the user's own words, normalized), `decisions` (the audit), `approvals`
-//! (one-time approvals given with `intentshield approve`), `mcp_servers` and `mcp_tools` (the
+//! (one-time approvals given with `intentshield approve`), `call_args` (the arguments of asked
+//! calls, shown by `approve`), `mcp_servers` and `mcp_tools` (the
 //! MCP catalog the proxy shares with the hook: launch pins, fingerprints, quarantine, the
 //! operator's read-only decision).
 //!
@@ -35,6 +36,7 @@ mod sessions;
 mod values;
 
 pub use crate::session::{CatalogTool, Origin, Origins, SessionState};
+pub use approvals::{call_args_text, ApprovalRow, AskedCall, Granted, Grantor, CALL_ARGS_MAX};
 pub use audit::{AuditEntry, AuditRow};
 pub use catalog::{CatalogRow, ToolListing};
 

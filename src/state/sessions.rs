@@ -60,7 +60,8 @@ impl Store {
     }
 
     /// Housekeeping: drops sessions idle over [`SESSION_TTL`] with their values and prompts,
-    /// unused approvals older than a day and audit rows older than [`AUDIT_TTL`].
+    /// unused approvals older than a day, audit rows older than [`AUDIT_TTL`] and the
+    /// arguments of asks older than a day.
     ///
     /// # Errors
     ///
@@ -87,6 +88,7 @@ impl Store {
             "DELETE FROM decisions WHERE ts < ?1",
             params![now() - AUDIT_TTL],
         )?;
+        self.prune_call_args()?;
         Ok(n + s)
     }
 }
