@@ -74,9 +74,13 @@ fn run_in(args: &[&str], input: &[u8], db: &Path, config: &str, env: &[(&str, &s
     let cfg = db.with_extension("config.toml");
     std::fs::write(&cfg, config).unwrap();
     let mut cmd = Command::new(bin());
+    // `--config`, as an operator names the file: a file named only by INTENTSHIELD_CONFIG
+    // could shorten `approval_ttl`, never lengthen it.
     cmd.args(args)
+        .arg("--config")
+        .arg(&cfg)
         .env("INTENTSHIELD_DB", db)
-        .env("INTENTSHIELD_CONFIG", &cfg)
+        .env_remove("INTENTSHIELD_CONFIG")
         .env_remove("INTENTSHIELD_REVIEW")
         .env_remove("INTENTSHIELD_OUTPUTS")
         .env_remove("INTENTSHIELD_GEMINI_ASK")
