@@ -304,6 +304,83 @@ fn copies_no_dotfile(source: &str, paths: &PathContext) -> bool {
     !base.is_empty() && !base.starts_with('.') && !base.contains('$') && !base.contains('`')
 }
 
+/// Words that show inline interpreter code writing, removing or running something (Python,
+/// Node, Perl, Ruby, PHP idioms). Code that names a protected path and holds none of them only
+/// reads it.
+const CODE_WRITES: &[&str] = &[
+    "'w",
+    "\"w",
+    "'a",
+    "\"a",
+    "'>",
+    "\">",
+    "write",
+    "unlink",
+    "remove",
+    "rename",
+    "rmtree",
+    "truncate",
+    "replace",
+    "move",
+    "rmsync",
+    "rmdir",
+    "symlink",
+    "copy",
+    "chmod",
+    "system",
+    "exec",
+    "popen",
+    "subprocess",
+    "spawn",
+    "open(f",
+];
+
+/// The paths named in the inline code of interpreters (`python3 -c CODE`, `node -e CODE`, a
+/// here-document fed to one) that writes or runs something ([`CODE_WRITES`]): every quoted
+/// string and word in the code that reads as a path. Shell scripts are not included: the
+/// shell analysis follows them.
+fn interpreter_paths(a: &Analysis) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in a.all_commands() {
+        let shell = matches!(
+            c.program.as_str(),
+            "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish"
+        );
+        if !c.is_interpreter() || shell {
+            continue;
+        }
+        for code in c.args.iter().chain(c.heredoc.iter()) {
+            let lower = code.to_ascii_lowercase();
+            if !CODE_WRITES.iter().any(|w| lower.contains(w)) {
+                continue;
+            }
+            for piece in code.split(|ch: char| {
+                matches!(
+                    ch,
+                    '\'' | '"'
+                        | '`'
+                        | '('
+                        | ')'
+                        | ','
+                        | ';'
+                        | ' '
+                        | '\n'
+                        | '\t'
+                        | '['
+                        | ']'
+                        | '{'
+                        | '}'
+                )
+            }) {
+                if looks_like_path(piece) && piece.len() > 1 {
+                    out.push(piece.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Tool names that remove or move what their path argument names.
 fn removes(tool_name: &str) -> bool {
     let n = tool_name.to_ascii_lowercase();
@@ -380,8 +457,22 @@ fn protected_write(
                 .map(|(_, s)| (s.trim().to_string(), how, true, Vec::new())),
         );
     }
+    if let Some(a) = sh {
+        targets.extend(
+            interpreter_paths(a)
+                .into_iter()
+                .map(|p| (p, WriteKind::File, true, Vec::new())),
+        );
+    }
     let mut ask: Option<Decision> = None;
     for (t, how, located, sources) in targets {
+        // A folder held in a variable or built by a substitution (`"$d/settings.json"`) is
+        // as unknown as one reached by `cd "$d"`.
+        let rest = t
+            .strip_prefix("${HOME}")
+            .or_else(|| t.strip_prefix("$HOME"))
+            .unwrap_or(&t);
+        let located = located && !rest.contains('$') && !rest.contains('`');
         if !located {
             if let Some(rule) = paths.protected_name(&t) {
                 ask.get_or_insert(
