@@ -304,6 +304,46 @@ fn copies_no_dotfile(source: &str, paths: &PathContext) -> bool {
     !base.is_empty() && !base.starts_with('.') && !base.contains('$') && !base.contains('`')
 }
 
+/// Git subcommands that do not change the files of the work tree.
+const GIT_KEEPS_FILES: &[&str] = &[
+    "add", "commit", "diff", "log", "show", "status", "blame", "ls-files", "grep", "push", "fetch",
+];
+
+/// A program not known to only read (an unknown one, `yq -i`, `sort -o`, `git checkout`) given
+/// a protected file as an operand: `(program, path, rule)`. Known read-only programs without
+/// an in-place or output option, and git subcommands that keep the work tree's files, pass.
+fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String, &'static str)> {
+    for c in a.all_commands() {
+        let in_place = c.args.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "-i" | "--in-place" | "--inplace" | "-o" | "--output" | "-w" | "--write"
+            ) || x.starts_with("--in-place=")
+                || x.starts_with("--output=")
+        });
+        if c.is_read_only() && !in_place {
+            continue;
+        }
+        if c.program == "git" && c.args.iter().any(|x| GIT_KEEPS_FILES.contains(&x.as_str())) {
+            continue;
+        }
+        if matches!(c.program.as_str(), "cd" | "pushd" | "") {
+            continue;
+        }
+        for w in c
+            .args
+            .iter()
+            .filter(|x| !x.starts_with('-') && looks_like_path(x))
+        {
+            let located = c.dir.locate(w).unwrap_or_else(|| w.clone());
+            if let Some(Protection::Is(rule)) = paths.protection(&located, false) {
+                return Some((c.program.clone(), w.clone(), rule));
+            }
+        }
+    }
+    None
+}
+
 /// Words that show inline interpreter code writing, removing or running something (Python,
 /// Node, Perl, Ruby, PHP idioms). Code that names a protected path and holds none of them only
 /// reads it.
@@ -465,6 +505,19 @@ fn protected_write(
         );
     }
     let mut ask: Option<Decision> = None;
+    if let Some((prog, path, rule)) = sh.and_then(|a| passes_protected(a, paths)) {
+        ask = Some(
+            Decision::new(
+                Verdict::Ask,
+                Reason::ProtectedPath,
+                format!(
+                    "{name} gives {path}, which configures an agent, its hooks or this guard, to {prog}, which is not known to only read it"
+                ),
+            )
+            .rule(rule)
+            .evidence(path),
+        );
+    }
     for (t, how, located, sources) in targets {
         // A folder held in a variable or built by a substitution (`"$d/settings.json"`) is
         // as unknown as one reached by `cd "$d"`.
