@@ -261,6 +261,39 @@ impl PathContext {
         None
     }
 
+    /// The names of the protected files and folders (`settings.json`, `.claude`,
+    /// `config.toml`, our database's name …), for deciding whether a `find -name PATTERN`
+    /// could reach one.
+    pub fn protected_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = [
+            "settings.json",
+            "settings.local.json",
+            ".mcp.json",
+            ".claude.json",
+            "mcp.json",
+            "config",
+            "hooks",
+            "intentshield",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for h in Harness::ALL {
+            let spec = &h.spec().protected;
+            out.push(spec.dir.to_string());
+            if let ConfigFiles::Named(files) = spec.files {
+                out.extend(files.iter().map(|f| f.to_string()));
+            }
+        }
+        out.extend(
+            self.own
+                .iter()
+                .filter_map(|o| o.file_name())
+                .map(|n| n.to_string_lossy().into_owned()),
+        );
+        out
+    }
+
     /// The protection rule for a file whose folder cannot be known (a relative path after
     /// `cd "$D"`): judged by its name alone, as if it were in any harness folder.
     pub fn protected_name(&self, p: &str) -> Option<&'static str> {

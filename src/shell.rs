@@ -117,6 +117,10 @@ pub struct WriteTarget {
     /// For a copy into the path (`cp -r SRC… DIR`, `rsync SRC… DIR`): the sources as written,
     /// located like the path. Empty for every other write.
     pub sources: Vec<String>,
+    /// For `find PATH -name PAT … -delete`/`-exec`: the name patterns (`-name`, `-iname`, the
+    /// latter lower-cased) that every entry written under the path matches. Empty when any
+    /// entry may be.
+    pub names: Vec<String>,
 }
 
 /// The analysis of a whole command line.
@@ -1206,10 +1210,10 @@ impl SimpleCommand {
 
     /// Paths whose whole tree this command may change, with how: [`WriteKind::Replace`] for
     /// `rm -r` operands, `rmdir`, every `mv` operand (its sources are removed, its destination
-    /// replaced), the link of `ln -n`/`-T`, the start points of `find -delete` or of a
-    /// `find -exec` that is not read-only; [`WriteKind::Into`] for the destination of
-    /// `cp -r`/`cp -a`, `rsync`, the directory of `tar -C`/`unzip -d`, and `chmod -R`/`chown -R`
-    /// operands. As written (not located).
+    /// replaced), the link of `ln -n`/`-T`, the start points of `find -delete`;
+    /// [`WriteKind::Into`] for the destination of `cp -r`/`cp -a`, `rsync`, the directory of
+    /// `tar -C`/`unzip -d`, `chmod -R`/`chown -R` operands, and the start points of a
+    /// `find -exec` whose command does more than read. As written (not located).
     pub fn tree_writes(&self) -> Vec<(String, WriteKind)> {
         let operands: Vec<&String> = self.args.iter().filter(|a| !a.starts_with('-')).collect();
         let short_has = |c: char| {
@@ -1252,23 +1256,52 @@ impl SimpleCommand {
                 .map(|s| (s.to_string(), WriteKind::Into))
                 .collect(),
             "find" => {
-                let writes = self.args.iter().any(|a| a == "-delete")
-                    || self.find_exec().iter().any(|run| {
-                        !simple(run.iter().map(|w| (w.clone(), false)).collect(), Vec::new())
-                            .is_read_only()
-                    });
-                if !writes {
+                // `-delete` removes what it finds; a command run on each entry that does more
+                // than read may change it.
+                let kind = if self.args.iter().any(|a| a == "-delete") {
+                    WriteKind::Replace
+                } else if self.find_exec().iter().any(|run| {
+                    !simple(run.iter().map(|w| (w.clone(), false)).collect(), Vec::new())
+                        .is_read_only()
+                }) {
+                    WriteKind::Into
+                } else {
                     return Vec::new();
-                }
+                };
                 // Start points: the operands before the first expression.
                 self.args
                     .iter()
                     .take_while(|a| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!"))
-                    .map(|a| (a.clone(), WriteKind::Replace))
+                    .map(|a| (a.clone(), kind))
                     .collect()
             }
             _ => Vec::new(),
         }
+    }
+
+    /// The `-name`/`-iname` patterns of a `find` (lower-cased for `-iname`), when the
+    /// expression is a plain conjunction that every entry acted on must match; empty when it
+    /// is not `find`, has none, or has `-o`/`-or`/`,`/`!`/`-not` (then any entry may be).
+    pub fn find_names(&self) -> Vec<String> {
+        if self.program != "find"
+            || self
+                .args
+                .iter()
+                .any(|a| matches!(a.as_str(), "-o" | "-or" | "," | "!" | "-not"))
+        {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut it = self.args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "-name" => out.extend(it.next().cloned()),
+                "-iname" => out.extend(it.next().map(|p| p.to_lowercase())),
+                "-exec" | "-execdir" | "-ok" | "-okdir" => break,
+                _ => {}
+            }
+        }
+        out
     }
 
     /// The sources of `cp`/`rsync` (every operand but the destination; all of them with
@@ -1382,6 +1415,7 @@ impl Analysis {
                     path: located.unwrap_or(raw),
                     kind,
                     sources,
+                    names: c.find_names(),
                 };
                 match out.iter_mut().find(|o| o.path == t.path) {
                     Some(o) if t.kind > o.kind => *o = t,
@@ -1591,8 +1625,9 @@ fn is_env_template(name: &str) -> bool {
     .any(|s| name.ends_with(s))
 }
 
-/// Minimal glob: `*` and `?`; `[...]` matches any one character.
-fn glob_match(pat: &str, s: &str) -> bool {
+/// Minimal glob: `*` and `?`; `[...]` matches any one character. A pattern too costly to
+/// decide within the step budget counts as matching (it may).
+pub fn glob_match(pat: &str, s: &str) -> bool {
     let p: Vec<char> = pat.chars().collect();
     let t: Vec<char> = s.chars().collect();
     fn go(p: &[char], t: &[char], budget: &mut u32) -> bool {
@@ -1612,7 +1647,7 @@ fn glob_match(pat: &str, s: &str) -> bool {
         }
     }
     let mut budget = 10_000;
-    go(&p, &t, &mut budget)
+    go(&p, &t, &mut budget) || budget == 0
 }
 
 /// True when an environment-variable reference names a secret (`$AWS_SECRET_ACCESS_KEY`,

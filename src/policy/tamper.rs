@@ -465,17 +465,18 @@ fn protected_write(
     } else {
         WriteKind::File
     };
-    // (path, how, located, copied sources)
-    let mut targets: Vec<(String, WriteKind, bool, Vec<String>)> = tool
+    // (path, how, located, copied sources, find's name patterns)
+    type Target = (String, WriteKind, bool, Vec<String>, Vec<String>);
+    let mut targets: Vec<Target> = tool
         .write_paths
         .iter()
-        .map(|p| (p.clone(), file_how, true, Vec::new()))
+        .map(|p| (p.clone(), file_how, true, Vec::new(), Vec::new()))
         .collect();
     if let Some(a) = sh {
         targets.extend(
             a.write_targets()
                 .into_iter()
-                .map(|t| (t.path, t.kind, t.located, t.sources)),
+                .map(|t| (t.path, t.kind, t.located, t.sources, t.names)),
         );
     }
     if !matches!(
@@ -494,14 +495,14 @@ fn protected_write(
             leaves
                 .iter()
                 .filter(|(_, s)| looks_like_path(s))
-                .map(|(_, s)| (s.trim().to_string(), how, true, Vec::new())),
+                .map(|(_, s)| (s.trim().to_string(), how, true, Vec::new(), Vec::new())),
         );
     }
     if let Some(a) = sh {
         targets.extend(
             interpreter_paths(a)
                 .into_iter()
-                .map(|p| (p, WriteKind::File, true, Vec::new())),
+                .map(|p| (p, WriteKind::File, true, Vec::new(), Vec::new())),
         );
     }
     let mut ask: Option<Decision> = None;
@@ -518,7 +519,8 @@ fn protected_write(
             .evidence(path),
         );
     }
-    for (t, how, located, sources) in targets {
+    let protected_names = paths.protected_names();
+    for (t, how, located, sources, names) in targets {
         // A folder held in a variable or built by a substitution (`"$d/settings.json"`) is
         // as unknown as one reached by `cd "$d"`.
         let rest = t
@@ -556,6 +558,14 @@ fn protected_write(
                     .evidence(t),
                 )
             }
+            // `find DIR -name '*.pyc' -delete` removes only entries of that name.
+            Some(Protection::Holds(_))
+                if !names.is_empty()
+                    && !names.iter().any(|pat| {
+                        protected_names
+                            .iter()
+                            .any(|n| crate::shell::glob_match(pat, n))
+                    }) => {}
             Some(Protection::Holds(rule)) if how == WriteKind::Replace => {
                 return Some(
                     Decision::new(

@@ -957,6 +957,8 @@ fn tamper_protected_folders() {
         deny("the WAL removed", shell("rm -f ~/.local/share/intentshield/intentshield.db-wal"), PP),
         deny("find -delete of ~/.claude", shell("find ~/.claude -delete"), PP),
         deny("find -exec rm in ~/.gemini", shell("find ~/.gemini -type f -exec rm {} +"), PP),
+        ask("find -exec sed -i over home", shell("find ~ -type f -exec sed -i 's/a/b/' {} +"), PP),
+        allow("find -exec sed -i over the project without settings", shell("find . -type f -exec sed -i 's/a/b/' {} +")),
         deny("a link over ~/.claude", shell("ln -sfn /tmp/evil ~/.claude"), PP),
         deny("MCP write_file to Claude settings", mcp("fs", "write_file", json!({"path": "~/.claude/settings.json", "content": "{}"})), PP),
         deny("MCP move_file of ~/.codex", mcp("fs", "move_file", json!({"source": "/home/dev/.codex", "destination": "/tmp/c"})), PP),
@@ -987,5 +989,11 @@ fn tamper_protected_folders() {
         allow("MCP read of the settings", mcp("fs", "read_file", json!({"path": "~/.claude/settings.json"}))),
         allow("MCP tool with a project path", mcp("ci", "run_tests", json!({"cwd": "/work/project"}))),
         allow("find without -delete in ~/.claude", shell("find ~/.claude -name '*.md'")),
+        allow("find -name -delete in the project", shell("find . -name '*.pyc' -delete")),
+        allow("find -exec rm of build files from home", shell("find ~ -type f -name '*.orig' -exec rm {} +")),
+        deny("find -name settings.json -delete from home", shell("find ~ -name 'settings*.json' -delete"), PP),
+        deny("find -iname matching a harness folder", shell("find ~ -maxdepth 1 -iname '.c*' -delete"), PP),
+        ask("find -iname -exec rm matching a harness folder", shell("find ~ -maxdepth 1 -iname '.C*' -exec rm -rf {} +"), PP),
+        deny("find with an or", shell("find ~ -name '*.pyc' -o -name x -delete"), PP),
     ]);
 }
