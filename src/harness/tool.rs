@@ -47,6 +47,7 @@ impl Tool {
             read_paths: Vec::new(),
             write_paths: Vec::new(),
             patch: None,
+            unanalysable: None,
         };
         t.derive();
         t
@@ -60,6 +61,10 @@ impl Tool {
 
     fn derive(&mut self) {
         self.command = shell_command(self.kind, &self.input);
+        self.unanalysable = match self.kind {
+            ToolKind::Shell => command_problem(&self.name, &self.input),
+            _ => None,
+        };
         self.read_paths = match self.kind {
             ToolKind::FileRead => string_fields(&self.input, &READ_KEYS),
             _ => Vec::new(),
@@ -132,6 +137,55 @@ fn shell_command(kind: ToolKind, input: &Value) -> Option<String> {
         Some(other) => other.to_string(),
         None => String::new(),
     })
+}
+
+/// Shell tools whose `command` (or `cmd`) is an argv array in the harness's own format: the
+/// Codex CLI tools that run argv directly (`shell`, `local_shell`, `exec_command`;
+/// hook-protocols.md §2.2, older Codex builds and the model-facing tool). Every other shell tool
+/// (Claude Code and Codex `Bash`, Cursor `Shell`, Gemini CLI `run_shell_command`) takes one
+/// command string.
+const ARGV_TOOLS: [&str; 3] = ["shell", "local_shell", "exec_command"];
+
+/// Why a shell tool's command cannot be analysed as the harness would run it, or `None`: the
+/// arguments are a command string, or an object whose `command` / `cmd` is a string (both
+/// present must agree), or, for [`ARGV_TOOLS`], an array of strings. Anything else (an object,
+/// a number, a boolean, null, a missing command, an array elsewhere or with a non-string
+/// element) is a shape the harness may run differently from what we would check (a
+/// JavaScript harness turns `["a", "b; c"]` into `"a,b; c"`).
+fn command_problem(tool: &str, input: &Value) -> Option<String> {
+    let obj = match input {
+        Value::String(_) => return None,
+        Value::Object(o) => o,
+        other => return Some(format!("arguments are {}, not an object", json_type(other))),
+    };
+    let present = |k: &str| obj.get(k).filter(|v| !v.is_null());
+    let v = match (present("command"), present("cmd")) {
+        (None, None) => return Some("arguments hold no command".into()),
+        (Some(a), Some(b)) if a != b => {
+            return Some("arguments hold two different commands (`command` and `cmd`)".into())
+        }
+        (Some(v), _) | (None, Some(v)) => v,
+    };
+    match v {
+        Value::String(_) => None,
+        Value::Array(a) if ARGV_TOOLS.contains(&tool) => a
+            .iter()
+            .find(|x| !x.is_string())
+            .map(|x| format!("command is an argv array holding {}", json_type(x))),
+        other => Some(format!("command is {}, not a string", json_type(other))),
+    }
+}
+
+/// "an object", "a number", ... for messages.
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// The patch text of an `apply_patch` call: `command`, `input` or `patch`, or the arguments

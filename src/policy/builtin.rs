@@ -24,6 +24,16 @@ pub fn check(tool: &Tool, sh: Option<&shell::Analysis>, paths: &PathContext) -> 
     match tool.kind {
         ToolKind::FileWrite => targets.extend(write_targets(tool)),
         ToolKind::Shell => {
+            if let Some(why) = &tool.unanalysable {
+                out.push(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::Unanalysable,
+                        format!("{name}'s {why}: it cannot be checked as it would run"),
+                    )
+                    .rule("shell.command_not_string"),
+                );
+            }
             let cmd_text = tool.shell_command().unwrap_or_default();
             let cmd = cmd_text.as_ref();
             let fresh;
