@@ -165,6 +165,10 @@ pub struct Tool {
     /// tools, or `command` and `cmd` that disagree); the built-in check denies such a call as
     /// unanalysable. `None` for a command line we analyse and for every other kind.
     pub unanalysable: Option<String>,
+    /// True when the harness runs a shell tool's argv array as argv (Codex CLI, whose shell
+    /// tools take `["bash", "-lc", "…"]`), so such an array is analysed with each element
+    /// quoted; elsewhere an array is [`Tool::unanalysable`]. Set with [`Tool::with_argv`].
+    pub argv: bool,
 }
 
 impl Tool {

@@ -73,7 +73,13 @@ pub(crate) fn parse(spec: &HarnessSpec, raw: &Value) -> Result<Event, String> {
             .get("mcp_server")
             .and_then(|s| s.get("name"))
             .and_then(Value::as_str);
-        ev.tool = Some(tool(tool_name, input, server_hint));
+        let t = tool(tool_name, input, server_hint);
+        // Codex CLI runs its shell tools' argv arrays as argv (§2.2).
+        ev.tool = Some(if spec.harness == crate::event::Harness::Codex {
+            t.with_argv()
+        } else {
+            t
+        });
         if ev.kind == EventKind::PostTool {
             if ev.event_name == "PostToolUseFailure" {
                 ev.output = Some(w.error.unwrap_or("").to_string());

@@ -48,9 +48,18 @@ impl Tool {
             write_paths: Vec::new(),
             patch: None,
             unanalysable: None,
+            argv: ARGV_TOOLS.contains(&name),
         };
         t.derive();
         t
+    }
+
+    /// Marks the tool as one whose harness runs an argv array as argv ([`Tool::argv`]: Codex
+    /// CLI) and derives the neutral fields again.
+    pub fn with_argv(mut self) -> Tool {
+        self.argv = true;
+        self.derive();
+        self
     }
 
     /// Replaces the arguments (a rewrite) and derives the neutral fields again.
@@ -62,7 +71,7 @@ impl Tool {
     fn derive(&mut self) {
         self.command = shell_command(self.kind, &self.input);
         self.unanalysable = match self.kind {
-            ToolKind::Shell => command_problem(&self.name, &self.input),
+            ToolKind::Shell => command_problem(self.argv, &self.input),
             _ => None,
         };
         self.read_paths = match self.kind {
@@ -148,11 +157,12 @@ const ARGV_TOOLS: [&str; 3] = ["shell", "local_shell", "exec_command"];
 
 /// Why a shell tool's command cannot be analysed as the harness would run it, or `None`: the
 /// arguments are a command string, or an object whose `command` / `cmd` is a string (both
-/// present must agree), or, for [`ARGV_TOOLS`], an array of strings. Anything else (an object,
+/// present must agree), or, when the harness runs argv (`argv`: [`ARGV_TOOLS`], or any shell
+/// tool of Codex CLI), an array of strings. Anything else (an object,
 /// a number, a boolean, null, a missing command, an array elsewhere or with a non-string
 /// element) is a shape the harness may run differently from what we would check (a
 /// JavaScript harness turns `["a", "b; c"]` into `"a,b; c"`).
-fn command_problem(tool: &str, input: &Value) -> Option<String> {
+fn command_problem(argv: bool, input: &Value) -> Option<String> {
     let obj = match input {
         Value::String(_) => return None,
         Value::Object(o) => o,
@@ -168,7 +178,7 @@ fn command_problem(tool: &str, input: &Value) -> Option<String> {
     };
     match v {
         Value::String(_) => None,
-        Value::Array(a) if ARGV_TOOLS.contains(&tool) => a
+        Value::Array(a) if argv => a
             .iter()
             .find(|x| !x.is_string())
             .map(|x| format!("command is an argv array holding {}", json_type(x))),
@@ -231,6 +241,40 @@ mod tests {
         assert_eq!(t.shell_command().as_deref(), Some("echo hi"));
         let t = tool("Read", ToolKind::FileRead, json!({"command": "ls"}));
         assert_eq!(t.shell_command(), None);
+    }
+
+    #[test]
+    fn commands_that_are_not_strings_are_unanalysable() {
+        let why = |name: &str, input: Value| tool(name, ToolKind::Shell, input).unanalysable;
+        assert_eq!(why("Bash", json!({"command": "ls"})), None);
+        assert_eq!(why("Bash", json!("ls")), None);
+        assert_eq!(why("Bash", json!({"command": "ls", "cmd": "ls"})), None);
+        assert_eq!(why("exec_command", json!({"cmd": ["ls", "-l"]})), None);
+        assert_eq!(
+            why("shell", json!({"command": ["bash", "-lc", "ls"]})),
+            None
+        );
+        assert_eq!(
+            why("Bash", json!({"command": {"argv": ["sh"]}})).as_deref(),
+            Some("command is an object, not a string")
+        );
+        assert_eq!(
+            why("Bash", json!({"command": ["ls"]})).as_deref(),
+            Some("command is an array, not a string")
+        );
+        assert!(why("Bash", json!({"command": 1})).is_some());
+        assert!(why("run_shell_command", json!({"dir_path": "/x"})).is_some());
+        assert!(why("Bash", json!({"command": "ls", "cmd": "rm -rf /"})).is_some());
+        assert!(why("shell", json!({"command": ["ls", 1]})).is_some());
+        assert!(why("Bash", json!(null)).is_some());
+        // Codex CLI runs argv arrays of every shell tool as argv.
+        let t = tool("Bash", ToolKind::Shell, json!({"command": ["ls"]})).with_argv();
+        assert_eq!(t.unanalysable, None);
+        // Other kinds are never unanalysable here.
+        assert_eq!(
+            tool("Read", ToolKind::FileRead, json!({"command": 1})).unanalysable,
+            None
+        );
     }
 
     #[test]
