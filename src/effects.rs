@@ -10,7 +10,9 @@ use crate::state::{Result, Store};
 pub const TAINTED_SCOPES: i64 = 50;
 
 /// Loads what the policy needs to decide `ev`: creates or refreshes the session row (every
-/// event but [`EventKind::Other`] and a pre-tool event without a tool), and for a pre-tool
+/// event but [`EventKind::Other`] and a pre-tool event without a tool; a row first created by
+/// an event that is no session start, [`Event::starts_session`], is tainted: see
+/// `Store::touch_session`), and for a pre-tool
 /// event reads the catalog entry of its MCP tool, the session's prompts, the origins of `keys`
 /// (the call's values, `crate::policy::Facts::keys`) and, in a tainted session, the resources
 /// first reached after the taint.
@@ -24,7 +26,7 @@ pub fn load_view(store: &Store, ev: &Event, keys: &[String]) -> Result<SessionVi
         EventKind::PreTool if ev.tool.is_none() => return Ok(view),
         _ => {}
     }
-    view.session = store.touch_session(&ev.session_id, ev.harness.name())?;
+    view.session = store.touch_session(&ev.session_id, ev.harness.name(), ev.starts_session())?;
     if ev.kind != EventKind::PreTool {
         return Ok(view);
     }

@@ -60,16 +60,20 @@ pub enum EventKind {
     /// Gemini `BeforeAgent`. The prompt is trusted.
     PromptSubmit,
     /// A tool is about to run: Claude/Codex `PreToolUse`, Cursor `preToolUse`,
-    /// `beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile`, Gemini `BeforeTool`.
+    /// `beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile`, Gemini `BeforeTool`; and
+    /// an event whose name the harness's table does not know but that carries a tool name and
+    /// arguments (checked, and failing closed, like a before-tool event).
     PreTool,
     /// A tool has run: Claude/Codex `PostToolUse` (and Claude `PostToolUseFailure`), Cursor
     /// `postToolUse`, `afterShellExecution`, `afterMCPExecution`, Gemini `AfterTool`.
     PostTool,
-    /// `SessionStart` / `sessionStart`: housekeeping only.
+    /// `SessionStart` / `sessionStart`: housekeeping, and the database records that it saw the
+    /// session start (see [`Event::starts_session`]).
     SessionStart,
     /// `SessionEnd` / `sessionEnd`: housekeeping only.
     SessionEnd,
-    /// Any other event (Stop, PreCompact, ...): recorded, never objected to.
+    /// Any other event (Stop, PreCompact, an unknown name without a tool call, ...): recorded,
+    /// never objected to.
     Other,
 }
 
@@ -156,6 +160,15 @@ pub struct Tool {
     pub write_paths: Vec<String>,
     /// The patch text of an `apply_patch` call; `None` for every other tool.
     pub patch: Option<String>,
+    /// For shell tools whose command cannot be read as the harness would run it, why (a
+    /// `command` that is an object, a number or missing, an argv array outside the Codex argv
+    /// tools, or `command` and `cmd` that disagree); the built-in check denies such a call as
+    /// unanalysable. `None` for a command line we analyse and for every other kind.
+    pub unanalysable: Option<String>,
+    /// True when the harness runs a shell tool's argv array as argv (Codex CLI, whose shell
+    /// tools take `["bash", "-lc", "…"]`), so such an array is analysed with each element
+    /// quoted; elsewhere an array is [`Tool::unanalysable`]. Set with [`Tool::with_argv`].
+    pub argv: bool,
 }
 
 impl Tool {
@@ -198,7 +211,16 @@ pub struct Event {
     pub output: Option<String>,
     /// True when the harness marked the result as an error.
     pub output_is_error: bool,
+    /// A session-start event's `source` as the harness sent it (Claude Code and Codex CLI:
+    /// `startup`, `resume`, `clear`, `compact`, Claude Code also `fork`; Gemini CLI: `startup`,
+    /// `resume`, `clear`; Cursor sends none), at most [`MAX_SOURCE`] characters. `None` on every
+    /// other event and when the field is absent.
+    pub source: Option<String>,
 }
+
+/// Longest `source` kept (characters): the known values are short words; a longer one is
+/// unknown anyway.
+pub const MAX_SOURCE: usize = 32;
 
 impl Event {
     /// A blank event of the given harness and kind; the harness parser fills in the rest.
@@ -213,6 +235,24 @@ impl Event {
             tool: None,
             output: None,
             output_is_error: false,
+            source: None,
+        }
+    }
+
+    /// True when this event starts a session: a prompt (Claude Code and Codex CLI
+    /// `UserPromptSubmit`, Cursor `beforeSubmitPrompt`, Gemini CLI `BeforeAgent`), or a session
+    /// start whose `source` is absent (Cursor's `sessionStart` has none), `startup` or `clear`
+    /// (a new, empty conversation). A `resume`, `compact` or `fork` continues a conversation
+    /// that already holds earlier tool results, and an unknown source may too, so they are no
+    /// start: a session the database first sees on such an event is treated as tainted
+    /// (`crate::state::Store::touch_session`).
+    pub fn starts_session(&self) -> bool {
+        match self.kind {
+            EventKind::PromptSubmit => true,
+            EventKind::SessionStart => {
+                matches!(self.source.as_deref(), None | Some("startup" | "clear"))
+            }
+            _ => false,
         }
     }
 }

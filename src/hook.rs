@@ -4,8 +4,9 @@
 //! [`MAX_INPUT`], invalid UTF-8, malformed or truncated JSON, a locked or corrupt database, or
 //! a panic all end in an explicit deny on a before-tool event (exit 2 with the reason on
 //! stderr, or Cursor's deny JSON), never in the harness's fail-open paths (a crash, a timeout,
-//! junk on stdout). The error is also appended to `errors.log` beside the database. Nothing
-//! but the harness's answer is written to stdout.
+//! junk on stdout). A damaged database is never repaired here: its message names
+//! `intentshield doctor --repair` ([`state::REPAIR_HINT`]). The error is also appended to
+//! `errors.log` beside the database. Nothing but the harness's answer is written to stdout.
 
 use crate::config::{self, Flags};
 use crate::decision::{Decision, Reason, Verdict};
@@ -99,6 +100,7 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
         paths: PathContext::new(ev.cwd.as_deref(), own),
         can_rewrite: ev.harness.spec().can_rewrite(&ev.event_name),
     };
+    let own_store = store.is_none();
     let result = match store {
         Some(s) => decide_and_record(&ev, s, &ctx),
         None => match &db_path {
@@ -119,7 +121,15 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
             }
         }
         Err(e) => {
-            let msg = e.to_string();
+            let mut msg = e.to_string();
+            // A file that opened but is not ours whole (a replaced database without our
+            // tables, damage SQLite reports only on some pages) is named as damaged too, so
+            // the message says how to recover. Only on this error path.
+            if let (true, Ok(p)) = (own_store && !msg.contains(state::REPAIR_HINT), &db_path) {
+                if matches!(state::health(p), state::Health::Damaged(_)) {
+                    msg = format!("{msg}; {}", state::REPAIR_HINT);
+                }
+            }
             log_error(db_path.as_ref().ok().map(PathBuf::as_path), &msg);
             let mut out = fail(Some(harness), Some(&ev.event_name), &msg);
             out.event = Some(ev);

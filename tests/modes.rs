@@ -69,6 +69,8 @@ fn outputs_block_replaces_an_injected_result() {
 fn review_modes() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("s.db");
+    start("claude", "clean", &db);
+    start("claude", "tainted", &db);
     let write = claude(
         "PreToolUse",
         "clean",
@@ -403,6 +405,7 @@ fn self_disclosure_rewrites_never_approve_the_call() {
     // rewrite (Claude Code and Cursor treat "allow" as approved, hook-protocols.md §9).
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("s.db");
+    start("claude", "sd", &db);
     let args = json!({"name": "customers", "agent_name": "claude"});
     let c = claude(
         "PreToolUse",

@@ -2,7 +2,11 @@
 //!
 //! Without `--db` it uses a private in-memory database, so the real state is never touched;
 //! events given together share it, in order (a prompt, then a tool result, then a call: one
-//! session's story). `--harness auto` guesses each file's harness from its shape.
+//! session's story). That database starts empty by design, so each session in it counts as
+//! seen from its start whatever its first event is: one `PreToolUse` file is checked as the
+//! first call of a clean session. With `--db` the hook's own rule applies: a session that
+//! database did not see start (no session start or prompt first) is tainted.
+//! `--harness auto` guesses each file's harness from its shape.
 
 use crate::config::Flags;
 use crate::event::Harness;
@@ -61,7 +65,10 @@ pub fn run(m: &ArgMatches) -> CliResult {
         .unwrap_or("auto");
     let mut mem = if flags.db.is_none() {
         match Store::open_in_memory() {
-            Ok(s) => Some(s),
+            Ok(mut s) => {
+                s.assume_sessions_start_here();
+                Some(s)
+            }
             Err(e) => return Err(CliError::error("intentshield check", e)),
         }
     } else {

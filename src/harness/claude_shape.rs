@@ -16,6 +16,10 @@ pub(crate) const EVENTS: &[HookEvent] = &[
     HookEvent::pre("PreToolUse"),
     HookEvent::post("PostToolUse"),
     HookEvent::post("PostToolUseFailure"),
+    // Permission events name a call that `PreToolUse` has already decided (§1.2, §2.2): read,
+    // not checked again (a second check would use up a one-time approval twice).
+    HookEvent::other("PermissionRequest", EventKind::Other, false),
+    HookEvent::other("PermissionDenied", EventKind::Other, false),
     HookEvent::other("SessionStart", EventKind::SessionStart, true),
     HookEvent::other("SessionEnd", EventKind::SessionEnd, true),
     HookEvent::other("Stop", EventKind::Other, true),
@@ -53,6 +57,9 @@ pub(crate) struct Wire<'a> {
     /// `PostToolUseFailure`: the error text.
     #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub error: Option<&'a str>,
+    /// `SessionStart`: `startup`, `resume`, `clear`, `compact` (Claude Code also `fork`).
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub source: Option<&'a str>,
 }
 
 /// Parses a Claude Code or Codex CLI event of the harness `spec` describes.
@@ -66,7 +73,13 @@ pub(crate) fn parse(spec: &HarnessSpec, raw: &Value) -> Result<Event, String> {
             .get("mcp_server")
             .and_then(|s| s.get("name"))
             .and_then(Value::as_str);
-        ev.tool = Some(tool(tool_name, input, server_hint));
+        let t = tool(tool_name, input, server_hint);
+        // Codex CLI runs its shell tools' argv arrays as argv (§2.2).
+        ev.tool = Some(if spec.harness == crate::event::Harness::Codex {
+            t.with_argv()
+        } else {
+            t
+        });
         if ev.kind == EventKind::PostTool {
             if ev.event_name == "PostToolUseFailure" {
                 ev.output = Some(w.error.unwrap_or("").to_string());
@@ -84,9 +97,14 @@ pub(crate) fn parse(spec: &HarnessSpec, raw: &Value) -> Result<Event, String> {
 }
 
 /// Parses a Claude-shaped event of the harness `spec` describes: the event name, its kind
-/// (from `spec`), session id, cwd and prompt; for a tool event, `tool_event` gets the event so
-/// far, the wire fields, the tool's name and its `tool_input` (null when absent) and fills in
-/// the tool and its output.
+/// (from `spec`), session id, cwd, prompt and session-start `source`; for a tool event,
+/// `tool_event` gets the event so far, the wire fields, the tool's name and its `tool_input`
+/// (null when absent) and fills in the tool and its output.
+///
+/// An event name the spec does not know is [`EventKind::Other`], unless it carries a tool
+/// name and arguments (`tool_name` and a non-null `tool_input`): then it is read as a
+/// [`EventKind::PreTool`] event, so a renamed or new before-tool event is checked and fails
+/// closed instead of passing as housekeeping.
 ///
 /// # Errors
 ///
@@ -99,11 +117,21 @@ pub(crate) fn parse_with<'a>(
 ) -> Result<Event, String> {
     let w = Wire::deserialize(raw).map_err(|e| e.to_string())?;
     let name = w.hook_event_name.ok_or("missing hook_event_name")?;
-    let kind = spec.kind(name).unwrap_or(EventKind::Other);
+    let carries_call = w.tool_name.is_some() && raw.get("tool_input").is_some_and(|v| !v.is_null());
+    let kind = match spec.kind(name) {
+        Some(k) => k,
+        None if carries_call => EventKind::PreTool,
+        None => EventKind::Other,
+    };
     let mut ev = Event::new(spec.harness, kind, name);
     ev.session_id = w.session_id.unwrap_or("").to_string();
     ev.cwd = w.cwd.map(str::to_string);
     match kind {
+        EventKind::SessionStart => {
+            ev.source = w
+                .source
+                .map(|s| s.chars().take(crate::event::MAX_SOURCE).collect());
+        }
         EventKind::PromptSubmit => {
             ev.prompt = Some(w.prompt.unwrap_or("").to_string());
         }

@@ -124,7 +124,29 @@ pub fn sniff(raw: &Value) -> Option<Harness> {
 }
 
 /// Renders a decision for the event it answers.
+///
+/// An event name the harness's table does not know that was read as a tool call
+/// ([`HarnessSpec::is_unknown_call`]) has no known answer format: a deny, and an ask (which
+/// may not work there), is the block every harness honours on a call (exit 2 with the reason
+/// on stderr; Cursor's deny JSON), and no objection is the harness's silence.
 pub fn render(event: &Event, d: &Decision, opts: &RenderOptions) -> Rendered {
+    if event
+        .harness
+        .spec()
+        .is_unknown_call(&event.event_name, event.kind)
+    {
+        let (block, reason) = ask_as_deny(d);
+        return match (event.harness, block) {
+            (Harness::Cursor, true) => cursor::deny_json(&reason),
+            (Harness::Cursor, false) => Rendered::stdout("{}"),
+            (_, true) => Rendered {
+                stdout: String::new(),
+                stderr: reason,
+                exit_code: 2,
+            },
+            (_, false) => Rendered::silent(),
+        };
+    }
     match event.harness {
         Harness::Claude => claude::render(event, d),
         Harness::Codex => codex::render(event, d),

@@ -180,9 +180,17 @@ impl HarnessSpec {
         self.event(event_name).map(|e| e.kind)
     }
 
-    /// True when the harness applies rewritten arguments on this event.
+    /// True when the harness applies rewritten arguments on this event (never on an event
+    /// name the table does not know: what the harness reads from its answer is unknown).
     pub fn can_rewrite(&self, event_name: &str) -> bool {
-        self.rewrite.contains(event_name)
+        self.event(event_name).is_some() && self.rewrite.contains(event_name)
+    }
+
+    /// True for an event name the table does not know that was read as a tool call (it
+    /// carried a tool name and arguments): its answer is the harness's most basic block, exit 2
+    /// with the reason on stderr, or Cursor's deny JSON (see `crate::harness::render`).
+    pub fn is_unknown_call(&self, event_name: &str, kind: EventKind) -> bool {
+        kind == EventKind::PreTool && self.event(event_name).is_none()
     }
 
     /// True when an "ask" on this event prompts the user (for Gemini CLI, only when asked for:

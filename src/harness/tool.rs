@@ -47,9 +47,19 @@ impl Tool {
             read_paths: Vec::new(),
             write_paths: Vec::new(),
             patch: None,
+            unanalysable: None,
+            argv: ARGV_TOOLS.contains(&name),
         };
         t.derive();
         t
+    }
+
+    /// Marks the tool as one whose harness runs an argv array as argv ([`Tool::argv`]: Codex
+    /// CLI) and derives the neutral fields again.
+    pub fn with_argv(mut self) -> Tool {
+        self.argv = true;
+        self.derive();
+        self
     }
 
     /// Replaces the arguments (a rewrite) and derives the neutral fields again.
@@ -60,6 +70,10 @@ impl Tool {
 
     fn derive(&mut self) {
         self.command = shell_command(self.kind, &self.input);
+        self.unanalysable = match self.kind {
+            ToolKind::Shell => command_problem(self.argv, &self.input),
+            _ => None,
+        };
         self.read_paths = match self.kind {
             ToolKind::FileRead => string_fields(&self.input, &READ_KEYS),
             _ => Vec::new(),
@@ -134,6 +148,56 @@ fn shell_command(kind: ToolKind, input: &Value) -> Option<String> {
     })
 }
 
+/// Shell tools whose `command` (or `cmd`) is an argv array in the harness's own format: the
+/// Codex CLI tools that run argv directly (`shell`, `local_shell`, `exec_command`;
+/// hook-protocols.md §2.2, older Codex builds and the model-facing tool). Every other shell tool
+/// (Claude Code and Codex `Bash`, Cursor `Shell`, Gemini CLI `run_shell_command`) takes one
+/// command string.
+const ARGV_TOOLS: [&str; 3] = ["shell", "local_shell", "exec_command"];
+
+/// Why a shell tool's command cannot be analysed as the harness would run it, or `None`: the
+/// arguments are a command string, or an object whose `command` / `cmd` is a string (both
+/// present must agree), or, when the harness runs argv (`argv`: [`ARGV_TOOLS`], or any shell
+/// tool of Codex CLI), an array of strings. Anything else (an object,
+/// a number, a boolean, null, a missing command, an array elsewhere or with a non-string
+/// element) is a shape the harness may run differently from what we would check (a
+/// JavaScript harness turns `["a", "b; c"]` into `"a,b; c"`).
+fn command_problem(argv: bool, input: &Value) -> Option<String> {
+    let obj = match input {
+        Value::String(_) => return None,
+        Value::Object(o) => o,
+        other => return Some(format!("arguments are {}, not an object", json_type(other))),
+    };
+    let present = |k: &str| obj.get(k).filter(|v| !v.is_null());
+    let v = match (present("command"), present("cmd")) {
+        (None, None) => return Some("arguments hold no command".into()),
+        (Some(a), Some(b)) if a != b => {
+            return Some("arguments hold two different commands (`command` and `cmd`)".into())
+        }
+        (Some(v), _) | (None, Some(v)) => v,
+    };
+    match v {
+        Value::String(_) => None,
+        Value::Array(a) if argv => a
+            .iter()
+            .find(|x| !x.is_string())
+            .map(|x| format!("command is an argv array holding {}", json_type(x))),
+        other => Some(format!("command is {}, not a string", json_type(other))),
+    }
+}
+
+/// "an object", "a number", ... for messages.
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// The patch text of an `apply_patch` call: `command`, `input` or `patch`, or the arguments
 /// themselves when they are a string.
 fn patch_text(input: &Value) -> String {
@@ -177,6 +241,40 @@ mod tests {
         assert_eq!(t.shell_command().as_deref(), Some("echo hi"));
         let t = tool("Read", ToolKind::FileRead, json!({"command": "ls"}));
         assert_eq!(t.shell_command(), None);
+    }
+
+    #[test]
+    fn commands_that_are_not_strings_are_unanalysable() {
+        let why = |name: &str, input: Value| tool(name, ToolKind::Shell, input).unanalysable;
+        assert_eq!(why("Bash", json!({"command": "ls"})), None);
+        assert_eq!(why("Bash", json!("ls")), None);
+        assert_eq!(why("Bash", json!({"command": "ls", "cmd": "ls"})), None);
+        assert_eq!(why("exec_command", json!({"cmd": ["ls", "-l"]})), None);
+        assert_eq!(
+            why("shell", json!({"command": ["bash", "-lc", "ls"]})),
+            None
+        );
+        assert_eq!(
+            why("Bash", json!({"command": {"argv": ["sh"]}})).as_deref(),
+            Some("command is an object, not a string")
+        );
+        assert_eq!(
+            why("Bash", json!({"command": ["ls"]})).as_deref(),
+            Some("command is an array, not a string")
+        );
+        assert!(why("Bash", json!({"command": 1})).is_some());
+        assert!(why("run_shell_command", json!({"dir_path": "/x"})).is_some());
+        assert!(why("Bash", json!({"command": "ls", "cmd": "rm -rf /"})).is_some());
+        assert!(why("shell", json!({"command": ["ls", 1]})).is_some());
+        assert!(why("Bash", json!(null)).is_some());
+        // Codex CLI runs argv arrays of every shell tool as argv.
+        let t = tool("Bash", ToolKind::Shell, json!({"command": ["ls"]})).with_argv();
+        assert_eq!(t.unanalysable, None);
+        // Other kinds are never unanalysable here.
+        assert_eq!(
+            tool("Read", ToolKind::FileRead, json!({"command": 1})).unanalysable,
+            None
+        );
     }
 
     #[test]

@@ -14,6 +14,16 @@ pub fn check(tool: &Tool, sh: Option<&shell::Analysis>) -> Vec<Decision> {
     let mut out = Vec::new();
     let name = tool.display_name();
     if tool.kind == ToolKind::Shell {
+        if let Some(why) = &tool.unanalysable {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::Unanalysable,
+                    format!("{name}'s {why}: it cannot be checked as it would run"),
+                )
+                .rule("shell.command_not_string"),
+            );
+        }
         let cmd_text = tool.shell_command().unwrap_or_default();
         let cmd = cmd_text.as_ref();
         let fresh;

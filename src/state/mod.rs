@@ -31,6 +31,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 mod approvals;
 mod audit;
 mod catalog;
+mod repair;
 mod schema;
 mod sessions;
 mod values;
@@ -39,6 +40,8 @@ pub use crate::session::{CatalogTool, Origin, Origins, SessionState};
 pub use approvals::{call_args_text, ApprovalRow, AskedCall, Granted, Grantor, CALL_ARGS_MAX};
 pub use audit::{AuditEntry, AuditRow};
 pub use catalog::{CatalogRow, ToolListing};
+pub use repair::{health, is_damage, repair, Health, Repair, COMPANIONS, REPAIR_HINT};
+pub use sessions::UNSEEN_START;
 
 /// Bytes of `-wal` after which a process truncates it (perf-notes.md: 256 KiB).
 pub const WAL_LIMIT: u64 = 256 * 1024;
@@ -64,8 +67,14 @@ impl std::fmt::Display for StateError {
 impl std::error::Error for StateError {}
 
 impl From<rusqlite::Error> for StateError {
+    /// `database: <SQLite's message>`; for a damaged file (corrupt, not a database) followed by
+    /// [`REPAIR_HINT`].
     fn from(e: rusqlite::Error) -> Self {
-        StateError(format!("database: {e}"))
+        if is_damage(&e) {
+            StateError(format!("database: {e}; {REPAIR_HINT}"))
+        } else {
+            StateError(format!("database: {e}"))
+        }
     }
 }
 
@@ -112,6 +121,9 @@ pub fn default_db_path() -> Result<PathBuf> {
 pub struct Store {
     conn: Connection,
     wal_path: Option<PathBuf>,
+    /// Set by [`Store::assume_sessions_start_here`]: every new session row counts as seen from
+    /// its start.
+    sessions_start_here: bool,
 }
 
 impl Store {
@@ -122,8 +134,15 @@ impl Store {
     /// "cannot create DIR: ..." when the parent directory is missing and cannot be created;
     /// a database error when the file cannot be opened, configured (WAL, busy handler) or
     /// migrated; "database schema N is newer than this intentshield understands" when the
-    /// file was written by a newer version.
+    /// file was written by a newer version; "PATH is not a database file" when something
+    /// other than a file is there. A damaged file's message names [`REPAIR_HINT`].
     pub fn open(path: &Path) -> Result<Store> {
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(StateError(format!(
+                "{} is not a database file (a directory?); {REPAIR_HINT}",
+                path.display()
+            )));
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !dir.exists() {
                 std::fs::create_dir_all(dir)
@@ -141,6 +160,7 @@ impl Store {
         let mut store = Store {
             conn,
             wal_path: Some(PathBuf::from(wal)),
+            sessions_start_here: false,
         };
         store.configure(true)?;
         Ok(store)
@@ -156,6 +176,7 @@ impl Store {
         let mut store = Store {
             conn,
             wal_path: None,
+            sessions_start_here: false,
         };
         store.configure(false)?;
         Ok(store)

@@ -1,6 +1,10 @@
 //! Sessions: creation, taint, and housekeeping of old rows.
 
 use super::{now, Result, SessionState, Store, AUDIT_TTL, SESSION_TTL};
+
+/// The taint reason of a session whose first event this database saw was not a session
+/// start (see [`Store::touch_session`]).
+pub const UNSEEN_START: &str = "the guard's database did not see this session start (a new, replaced or repaired database): treated as tainted until a new session starts";
 use rusqlite::{params, OptionalExtension};
 
 impl Store {
@@ -26,23 +30,48 @@ impl Store {
 
     /// Reads a session's taint; creates the session row (or refreshes `last_seen`).
     ///
+    /// `start` says whether the event that reaches the row is a session start
+    /// (`crate::event::Event::starts_session`: a prompt, or a session start of a new
+    /// conversation). A row created by any other event belongs to a session this database did
+    /// not see from its start (a new, replaced or repaired database, or one whose row was
+    /// pruned): it is created with `seen_start = 0` and tainted with [`UNSEEN_START`], since
+    /// the tool results it already read are unknown. An existing row keeps its taint whatever
+    /// `start` says: taint is never lost.
+    ///
     /// # Errors
     ///
     /// A database error (locked past the busy budget, I/O, corrupt file).
-    pub fn touch_session(&self, id: &str, harness: &str) -> Result<SessionState> {
+    pub fn touch_session(&self, id: &str, harness: &str, start: bool) -> Result<SessionState> {
+        let seen = start || self.sessions_start_here;
+        let ts = now();
+        let (reason, taint_at) = if seen {
+            (None, None)
+        } else {
+            (Some(UNSEEN_START), Some(ts))
+        };
         // One statement: create or refresh the row, and read its taint back.
         let mut st = self.conn.prepare_cached(
-            "INSERT INTO sessions(id, harness, created_at, last_seen) VALUES(?1, ?2, ?3, ?3)
+            "INSERT INTO sessions(id, harness, created_at, last_seen, seen_start, tainted, taint_reason, taint_at)
+             VALUES(?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7)
              ON CONFLICT(id) DO UPDATE SET last_seen=excluded.last_seen
              RETURNING tainted, taint_reason",
         )?;
-        let st = st.query_row(params![id, harness, now()], |r| {
+        let params = params![id, harness, ts, seen, !seen, reason, taint_at];
+        let st = st.query_row(params, |r| {
             Ok(SessionState {
                 tainted: r.get::<_, i64>(0)? != 0,
                 taint_reason: r.get(1)?,
             })
         })?;
         Ok(st)
+    }
+
+    /// Makes every session row this store creates count as seen from its start, whatever
+    /// event creates it. For `intentshield check`'s private in-memory database only: it starts
+    /// empty by design, so its sessions have no earlier history to have missed. The hook's
+    /// database never calls it.
+    pub fn assume_sessions_start_here(&mut self) {
+        self.sessions_start_here = true;
     }
 
     /// Marks a session tainted (the first reason is kept).
@@ -100,11 +129,42 @@ mod tests {
     #[test]
     fn taint_keeps_first_reason() {
         let s = Store::open_in_memory().unwrap();
-        s.touch_session("s", "codex").unwrap();
+        s.touch_session("s", "codex", true).unwrap();
         s.taint("s", "first").unwrap();
         s.taint("s", "second").unwrap();
-        let st = s.touch_session("s", "codex").unwrap();
+        let st = s.touch_session("s", "codex", true).unwrap();
         assert!(st.tainted);
         assert_eq!(st.taint_reason.as_deref(), Some("first"));
+    }
+
+    #[test]
+    fn a_session_first_seen_after_its_start_is_tainted() {
+        let s = Store::open_in_memory().unwrap();
+        let seen = |id: &str| -> i64 {
+            s.conn
+                .query_row("SELECT seen_start FROM sessions WHERE id=?1", [id], |r| {
+                    r.get(0)
+                })
+                .unwrap()
+        };
+        // Seen from its start: clean.
+        let st = s.touch_session("new", "claude", true).unwrap();
+        assert!(!st.tainted && st.taint_reason.is_none());
+        assert_eq!(seen("new"), 1);
+        // First seen on another event: tainted, with the reason.
+        let st = s.touch_session("mid", "claude", false).unwrap();
+        assert!(st.tainted);
+        assert_eq!(st.taint_reason.as_deref(), Some(UNSEEN_START));
+        assert_eq!(seen("mid"), 0);
+        // A start arriving later does not clean it: taint is never lost.
+        let st = s.touch_session("mid", "claude", true).unwrap();
+        assert!(st.tainted);
+        assert_eq!(seen("mid"), 0);
+        // And a clean session stays clean on later events.
+        assert!(!s.touch_session("new", "claude", false).unwrap().tainted);
+        // The check command's private store counts every new session as started.
+        let mut m = Store::open_in_memory().unwrap();
+        m.assume_sessions_start_here();
+        assert!(!m.touch_session("x", "claude", false).unwrap().tainted);
     }
 }

@@ -116,7 +116,7 @@ mod tests {
     #[test]
     fn values_and_origins_round_trip() {
         let s = Store::open_in_memory().unwrap();
-        s.touch_session("s1", "claude").unwrap();
+        s.touch_session("s1", "claude", true).unwrap();
         s.record_values(
             "s1",
             &[("a@b.example".into(), "email")],

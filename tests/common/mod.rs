@@ -134,3 +134,24 @@ pub fn approve_as_person(db: &Path, id: i64, ttl: i64) -> Result<String, String>
     approve::confirm(&mut store, id, ttl, &mut shown, &mut tty, &code, who)?;
     Ok(String::from_utf8_lossy(&shown).into_owned())
 }
+
+/// The harness's session-start event (a new conversation) for `session`: what makes the
+/// database see a session from its start, so that it is a clean session. A session whose
+/// first event the database sees is anything else is tainted (a new, replaced or repaired
+/// database cannot know what the session already read).
+pub fn start_event(harness: &str, session: &str) -> serde_json::Value {
+    match harness {
+        "cursor" => serde_json::json!({"conversation_id": session, "session_id": session,
+            "hook_event_name": "sessionStart", "cursor_version": "1", "workspace_roots": ["/p"]}),
+        "gemini" => serde_json::json!({"session_id": session, "cwd": "/p",
+            "hook_event_name": "SessionStart", "timestamp": "t", "source": "startup"}),
+        _ => serde_json::json!({"session_id": session, "cwd": "/p",
+            "hook_event_name": "SessionStart", "source": "startup"}),
+    }
+}
+
+/// Starts `session` of `harness` in the database at `db` (see [`start_event`]).
+pub fn start(harness: &str, session: &str, db: &Path) {
+    let r = hook(harness, &start_event(harness, session), db);
+    assert_eq!(r.code, 0, "session start: {r:?}");
+}

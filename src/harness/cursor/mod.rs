@@ -17,7 +17,7 @@ pub mod build;
 mod render;
 
 pub use build::{event as build_event, read_answer, verdict_word};
-pub use render::{render, render_error};
+pub use render::{deny_json, render, render_error};
 
 use super::json::{flatten_text, lenient_str};
 use super::spec::{
@@ -119,7 +119,21 @@ struct Wire<'a> {
 pub fn parse(raw: &Value) -> Result<Event, String> {
     let w = Wire::deserialize(raw).map_err(|e| e.to_string())?;
     let name = w.hook_event_name.ok_or("missing hook_event_name")?;
-    let kind = SPEC.kind(name).unwrap_or(EventKind::Other);
+    // An event name we do not know that carries a call (a tool name with arguments, or a shell
+    // command) is checked like `preToolUse` / `beforeShellExecution`, and fails closed like one.
+    let present = |k: &str| raw.get(k).is_some_and(|v| !v.is_null());
+    let unknown_call = if w.tool_name.is_some() && present("tool_input") {
+        Some(UnknownCall::Tool)
+    } else if present("command") {
+        Some(UnknownCall::Shell)
+    } else {
+        None
+    };
+    let kind = match (SPEC.kind(name), unknown_call) {
+        (Some(k), _) => k,
+        (None, Some(_)) => EventKind::PreTool,
+        (None, None) => EventKind::Other,
+    };
     let mut ev = Event::new(Harness::Cursor, kind, name);
     ev.session_id = w.session_id.or(w.conversation_id).unwrap_or("").to_string();
     ev.cwd = w.cwd.map(str::to_string).or_else(|| {
@@ -195,12 +209,37 @@ pub fn parse(raw: &Value) -> Result<Event, String> {
                 }
             }
         }
+        // A name we do not know, carrying a call (`kind` is only `PreTool` then).
+        _ if kind == EventKind::PreTool => match (unknown_call, w.tool_name) {
+            (Some(UnknownCall::Tool), Some(tool_name)) => {
+                ev.tool = Some(tool(tool_name, decode_input(raw.get("tool_input"))));
+            }
+            _ => {
+                // The command as sent: one that is not a string is denied as unanalysable.
+                let command = raw.get("command").cloned().unwrap_or(Value::Null);
+                ev.tool = Some(Tool::new(
+                    "Shell",
+                    ToolKind::Shell,
+                    None,
+                    json!({"command": command, "cwd": w.cwd}),
+                ));
+            }
+        },
         _ => {}
     }
     if ev.session_id.is_empty() {
         return Err("missing session_id and conversation_id".into());
     }
     Ok(ev)
+}
+
+/// What an event with a name we do not know carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UnknownCall {
+    /// `tool_name` with a non-null `tool_input`: read like `preToolUse`.
+    Tool,
+    /// A `command` string: read like `beforeShellExecution`.
+    Shell,
 }
 
 /// Cursor sends MCP arguments as a JSON-encoded string on beforeMCPExecution.

@@ -75,7 +75,11 @@ pub fn render_error(no_call: bool, message: &str) -> Rendered {
     if no_call {
         return Rendered::stdout("{}");
     }
-    let reason = crate::harness::error_reason(message);
+    deny_json(&crate::harness::error_reason(message))
+}
+
+/// Cursor's deny: `{"permission":"deny"}` with `reason` for the user and the agent.
+pub fn deny_json(reason: &str) -> Rendered {
     let v = json!({
         "permission": "deny",
         "user_message": reason,
