@@ -58,6 +58,12 @@ fn hook_in(home: &str, harness: &str, event: &Value, db: &Path) -> Run {
     )
 }
 
+/// Starts session `s` of `harness`, so that it is a clean session.
+fn start_in(home: &str, harness: &str, db: &Path) {
+    let r = hook_in(home, harness, &start_event(harness, "s"), db);
+    assert_eq!(r.code, 0, "{r:?}");
+}
+
 #[test]
 fn removing_or_moving_a_harness_folder_is_denied_in_every_format() {
     let (_t, home, db) = home();
@@ -115,6 +121,7 @@ fn a_database_directly_in_home_protects_the_file_not_home() {
     let (_t, home, _) = home();
     let db = Path::new(&home).join("is.sqlite");
     let cwd = format!("{home}/proj");
+    start_in(&home, "claude", &db);
     let write = |path: &str| {
         json!({"session_id": "s", "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": "Write",
                "tool_use_id": "t", "tool_input": {"file_path": path, "content": "x"}})
@@ -189,6 +196,7 @@ fn the_agent_cannot_approve_its_own_call() {
 fn read_only_guard_commands_stay_allowed() {
     let (_t, home, db) = home();
     let cwd = format!("{home}/proj");
+    start_in(&home, "claude", &db);
     for cmd in [
         "intentshield log -n 5",
         "intentshield doctor",
