@@ -73,7 +73,7 @@ pub fn check(call: &mut Call<'_>) {
             Decision::new(
                 Verdict::Ask,
                 Reason::TaintedStateChange,
-                format!("{name} changes state in a session tainted by a tool result ({why})"),
+                format!("{name} changes state in a tainted session ({why})"),
             )
             .rule("taint.state_change"),
         );
@@ -83,7 +83,7 @@ pub fn check(call: &mut Call<'_>) {
             Decision::new(
                 Verdict::Ask,
                 Reason::TaintedEgress,
-                format!("{name} reaches the network in a session tainted by a tool result ({why})"),
+                format!("{name} reaches the network in a tainted session ({why})"),
             )
             .rule("taint.network_egress"),
         );

@@ -606,7 +606,7 @@ fn taint() {
     run(vec![
         ask("a state-changing MCP call", create(), "taint.state_change")
             .view(View::tainted())
-            .message(format!("notes/create_note changes state in a session tainted by a tool result {why}"))
+            .message(format!("notes/create_note changes state in a tainted session {why}"))
             .rules(&["taint.state_change"]),
         allow("the same call in a clean session", create()),
         allow("a read-only MCP call", mcp("notes", "list_notes", json!({})))
@@ -628,7 +628,7 @@ fn taint() {
             .view(View::tainted()),
         ask("egress: a web fetch", web_fetch("https://example.com/", "read"), "taint.network_egress")
             .view(View::tainted())
-            .message(format!("WebFetch reaches the network in a session tainted by a tool result {why}"))
+            .message(format!("WebFetch reaches the network in a tainted session {why}"))
             .rules(&["taint.network_egress"]),
         ask("egress: an MCP fetch tool", mcp("web", "fetch_url", json!({"page": "home"})), "taint.network_egress")
             .view(View::tainted()),
