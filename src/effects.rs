@@ -6,6 +6,36 @@ use crate::event::{Event, EventKind, Tool};
 use crate::session::{Effect, Origin, SessionView};
 use crate::state::{Result, Store};
 
+/// Slack for clocks and file-system timestamps when comparing a transcript's birth with the
+/// database's (seconds).
+const BIRTH_SLACK: i64 = 5;
+
+/// True when `ev` is a prompt whose conversation's transcript file was created before this
+/// database was: the session began before the database, which cannot know what it read (a
+/// database repaired, replaced or moved by `INTENTSHIELD_DB` mid-conversation). False when
+/// either time is unknown (no transcript path, a file system without birth times, a database
+/// migrated from schema 1). One `statx` and one query, on prompt events only.
+///
+/// # Errors
+/// A database error reading the creation time.
+fn began_before(store: &Store, ev: &Event) -> Result<bool> {
+    let Some(path) = ev.transcript.as_deref().filter(|_| ev.kind == EventKind::PromptSubmit)
+    else {
+        return Ok(false);
+    };
+    let born = std::fs::metadata(path)
+        .and_then(|m| m.created())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_secs()).ok());
+    let Some(born) = born else {
+        return Ok(false);
+    };
+    Ok(store
+        .created_at()?
+        .is_some_and(|db| born + BIRTH_SLACK < db))
+}
+
 /// Resources first reached after the taint that the toxic-flow check compares (newest first).
 pub const TAINTED_SCOPES: i64 = 50;
 
@@ -26,7 +56,8 @@ pub fn load_view(store: &Store, ev: &Event, keys: &[String]) -> Result<SessionVi
         EventKind::PreTool if ev.tool.is_none() => return Ok(view),
         _ => {}
     }
-    view.session = store.touch_session(&ev.session_id, ev.harness.name(), ev.starts_session())?;
+    let start = ev.starts_session() && !began_before(store, ev)?;
+    view.session = store.touch_session(&ev.session_id, ev.harness.name(), start)?;
     if ev.kind != EventKind::PreTool {
         return Ok(view);
     }

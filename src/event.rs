@@ -216,7 +216,15 @@ pub struct Event {
     /// `resume`, `clear`; Cursor sends none), at most [`MAX_SOURCE`] characters. `None` on every
     /// other event and when the field is absent.
     pub source: Option<String>,
+    /// A prompt event's `transcript_path` (the harness's record of the conversation), at most
+    /// [`MAX_TRANSCRIPT_PATH`] bytes; `None` on every other event and when absent. A
+    /// transcript older than the database shows that a session whose first event the database
+    /// sees is a prompt began before it (see `state::Store::touch_session`).
+    pub transcript: Option<String>,
 }
+
+/// Longest `transcript_path` kept (bytes); a longer one is ignored.
+pub const MAX_TRANSCRIPT_PATH: usize = 4096;
 
 /// Longest `source` kept (characters): the known values are short words; a longer one is
 /// unknown anyway.
@@ -236,6 +244,7 @@ impl Event {
             output: None,
             output_is_error: false,
             source: None,
+            transcript: None,
         }
     }
 

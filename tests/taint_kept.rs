@@ -288,3 +288,54 @@ fn unknown_events_carrying_a_call_are_checked_like_before_tool_events() {
     let r = hook("cursor", &ok, &db);
     assert_eq!((r.code, r.stdout.trim()), (0, "{}"), "{r:?}");
 }
+
+/// A prompt whose conversation's transcript is older than the database does not start the
+/// session clean: the conversation began before the database (repaired, replaced, or moved
+/// with `INTENTSHIELD_DB`) and may already have read anything.
+#[test]
+fn a_prompt_of_a_conversation_older_than_the_database_is_tainted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("s.db");
+    let transcript = tmp.path().join("t.jsonl");
+    std::fs::write(&transcript, "{}\n").unwrap();
+    if std::fs::metadata(&transcript)
+        .and_then(|m| m.created())
+        .is_err()
+    {
+        eprintln!("skipping: this file system records no birth times");
+        return;
+    }
+    let prompt = |h: &str, s: &str| match h {
+        "cursor" => json!({"conversation_id": s, "hook_event_name": "beforeSubmitPrompt",
+            "cursor_version": "1", "prompt": "hi", "transcript_path": transcript}),
+        "gemini" => json!({"session_id": s, "hook_event_name": "BeforeAgent", "timestamp": "t",
+            "prompt": "hi", "transcript_path": transcript}),
+        _ => json!({"session_id": s, "cwd": "/p", "hook_event_name": "UserPromptSubmit",
+            "prompt": "hi", "transcript_path": transcript}),
+    };
+    // Make the database, then move its birth a minute after the transcript's.
+    start("claude", "init", &db);
+    let set_birth = |delta: i64| {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute(
+            "UPDATE meta SET value = strftime('%s','now') + ?1 WHERE key='created_at'",
+            [delta],
+        )
+        .unwrap();
+    };
+    set_birth(60);
+    for h in ["claude", "codex", "cursor", "gemini"] {
+        let s = format!("{h}-old");
+        hook(h, &prompt(h, &s), &db);
+        let r = hook(h, &write_call(h, &s), &db);
+        assert_eq!(verdict(h, &r), tainted_verdict(h), "{h}: {r:?}");
+    }
+    // A conversation that began after the database: its first prompt starts it clean.
+    set_birth(-60);
+    for h in ["claude", "codex", "cursor", "gemini"] {
+        let s = format!("{h}-new");
+        hook(h, &prompt(h, &s), &db);
+        let r = hook(h, &write_call(h, &s), &db);
+        assert_eq!(verdict(h, &r), "none", "{h}: {r:?}");
+    }
+}

@@ -60,6 +60,9 @@ pub(crate) struct Wire<'a> {
     /// `SessionStart`: `startup`, `resume`, `clear`, `compact` (Claude Code also `fork`).
     #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub source: Option<&'a str>,
+    /// The conversation's transcript file (all three harnesses send it on every event).
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub transcript_path: Option<&'a str>,
 }
 
 /// Parses a Claude Code or Codex CLI event of the harness `spec` describes.
@@ -134,6 +137,10 @@ pub(crate) fn parse_with<'a>(
         }
         EventKind::PromptSubmit => {
             ev.prompt = Some(w.prompt.unwrap_or("").to_string());
+            ev.transcript = w
+                .transcript_path
+                .filter(|p| p.len() <= crate::event::MAX_TRANSCRIPT_PATH)
+                .map(str::to_string);
         }
         EventKind::PreTool | EventKind::PostTool => {
             let tool_name = w.tool_name.ok_or("missing tool_name")?;

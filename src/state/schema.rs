@@ -79,13 +79,18 @@ CREATE TABLE IF NOT EXISTS mcp_tools(
 /// Version 2: whether the database saw a session start (`sessions.seen_start`; rows from
 /// version 1 did, so they keep their taint as it was), approvals bound to the harness, with an
 /// expiry and who granted them (terminal, user id), and the arguments of each asked call,
-/// so that `intentshield approve` can show a person exactly what they approve.
+/// so that `intentshield approve` can show a person exactly what they approve; `meta` holds the
+/// creation time of a database created at version 2 or later (`created_at`, Unix seconds).
 const SCHEMA_V2: &str = "
 ALTER TABLE sessions ADD COLUMN seen_start INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE approvals ADD COLUMN harness TEXT;
 ALTER TABLE approvals ADD COLUMN expires_at INTEGER;
 ALTER TABLE approvals ADD COLUMN tty TEXT;
 ALTER TABLE approvals ADD COLUMN uid INTEGER;
+CREATE TABLE IF NOT EXISTS meta(
+  key TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS call_args(
   decision_id INTEGER PRIMARY KEY,
   args TEXT NOT NULL
@@ -123,6 +128,14 @@ impl Store {
         }
         if v < 2 {
             tx.execute_batch(SCHEMA_V2)?;
+        }
+        if v < 1 {
+            // A new database knows when it began (one migrated from version 1 does not: it
+            // may have seen any session start).
+            tx.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES('created_at', ?1)",
+                [super::now()],
+            )?;
         }
         let _ = from;
         tx.execute_batch(&format!("PRAGMA user_version={SCHEMA_VERSION}"))?;

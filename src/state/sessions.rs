@@ -8,6 +8,18 @@ pub const UNSEEN_START: &str = "the guard's database did not see this session st
 use rusqlite::{params, OptionalExtension};
 
 impl Store {
+    /// When this database was created (Unix seconds), if it was created at schema 2 or later.
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file).
+    pub fn created_at(&self) -> Result<Option<i64>> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT value FROM meta WHERE key='created_at'")?;
+        Ok(st.query_row([], |r| r.get(0)).optional()?)
+    }
+
     /// Reads a session's taint without creating or refreshing its row; `None` when the session
     /// is unknown.
     ///

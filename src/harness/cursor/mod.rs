@@ -98,6 +98,8 @@ struct Wire<'a> {
     #[serde(borrow, default, deserialize_with = "lenient_str")]
     prompt: Option<&'a str>,
     #[serde(borrow, default, deserialize_with = "lenient_str")]
+    transcript_path: Option<&'a str>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
     command: Option<&'a str>,
     #[serde(borrow, default, deserialize_with = "lenient_str")]
     output: Option<&'a str>,
@@ -145,6 +147,10 @@ pub fn parse(raw: &Value) -> Result<Event, String> {
     match name {
         "beforeSubmitPrompt" => {
             ev.prompt = Some(w.prompt.unwrap_or("").to_string());
+            ev.transcript = w
+                .transcript_path
+                .filter(|p| p.len() <= crate::event::MAX_TRANSCRIPT_PATH)
+                .map(str::to_string);
         }
         "beforeShellExecution" | "afterShellExecution" => {
             let command = w.command.ok_or("missing command")?;
