@@ -196,6 +196,13 @@ pub fn config_path(flag: Option<&PathBuf>) -> Option<PathBuf> {
     if let Some(p) = env::config_override() {
         return Some(p);
     }
+    default_config_path()
+}
+
+/// The platform's default config file (`~/.config/intentshield/config.toml` on Linux), whose
+/// settings count in full whatever `--config` or the environment name: it is protected
+/// whenever it can be found.
+pub fn default_config_path() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "intentshield")
         .map(|d| d.config_dir().join("config.toml"))
 }
@@ -215,9 +222,11 @@ pub fn config_path(flag: Option<&PathBuf>) -> Option<PathBuf> {
 /// file's `approval_ttl` is reported as `<path>: <e>`).
 pub fn load(flags: &Flags) -> Result<Config, String> {
     let mut cfg = Config::default();
-    // A file named only by the environment is not protected: it may only tighten.
-    let from_env = flags.config.is_none() && env::config_is_set();
-    let explicit = flags.config.is_some() || from_env;
+    // A file named only by the environment (or moved there by `XDG_CONFIG_HOME`) is not
+    // protected: it may only tighten.
+    let from_env =
+        flags.config.is_none() && (env::config_is_set() || env::config_home_is_steered());
+    let explicit = flags.config.is_some() || env::config_is_set();
     if let Some(path) = config_path(flags.config.as_ref()) {
         match std::fs::read_to_string(&path) {
             Ok(text) => {

@@ -49,9 +49,24 @@ pub const CODEX_HOME: &str = "CODEX_HOME";
 /// `$HOME` in the paths of tool calls (protected-path checks).
 pub const HOME: &str = "HOME";
 
+/// `XDG_CONFIG_HOME`: moves the platform config folder, and with it the default config file.
+/// A value other than `~/.config` makes that file as untrusted as one named by [`CONFIG`]
+/// (`config::load`: it may only tighten the settings).
+pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
+
+/// True when [`XDG_CONFIG_HOME`] points the default config file somewhere other than
+/// `$HOME/.config`.
+pub fn config_home_is_steered() -> bool {
+    match (path(XDG_CONFIG_HOME), path(HOME)) {
+        (Some(x), Some(h)) => x != h.join(".config"),
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
 /// `PATH`: searched by `install` for the harness programs (`claude`, `codex`, `cursor`,
 /// `cursor-agent`, `gemini`) when no harness is named; changes which harnesses are installed
-/// for by default.
+/// for by default. The hook searches it for copies of its own binary run under another name.
 pub const PATH: &str = "PATH";
 
 /// The value of `name` when set, valid UTF-8 and not empty.

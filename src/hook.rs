@@ -97,7 +97,7 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
     let own = paths::own_files(db_path.as_deref().ok(), flags.config.as_ref());
     let ctx = Context {
         config: &cfg,
-        paths: PathContext::new(ev.cwd.as_deref(), own),
+        paths: PathContext::new(call_dir(&ev).as_deref(), own),
         can_rewrite: ev.harness.spec().can_rewrite(&ev.event_name),
     };
     let own_store = store.is_none();
@@ -218,6 +218,32 @@ fn decide(
         e.decision.message = format!("housekeeping ({} stale rows pruned)", applied.pruned);
     }
     Ok(e.decision)
+}
+
+/// Argument fields in which a shell tool is told the folder to run in (Codex `workdir`, Gemini
+/// CLI `dir_path`/`directory`, Cursor's `cwd`).
+const SHELL_DIR_KEYS: [&str; 4] = ["workdir", "dir_path", "directory", "cwd"];
+
+/// Where the call runs: a shell tool's own folder argument (resolved against the event's cwd),
+/// else the event's cwd. Paths the call writes are resolved from here.
+fn call_dir(ev: &Event) -> Option<String> {
+    let dir = ev
+        .tool
+        .as_ref()
+        .filter(|t| t.kind == crate::event::ToolKind::Shell)
+        .and_then(|t| {
+            SHELL_DIR_KEYS
+                .iter()
+                .find_map(|k| t.input.get(*k).and_then(Value::as_str))
+        })
+        .filter(|d| !d.trim().is_empty());
+    match dir {
+        Some(d) => {
+            let base = PathContext::new(ev.cwd.as_deref(), Vec::new());
+            Some(base.resolve(d).to_string_lossy().into_owned())
+        }
+        None => ev.cwd.clone(),
+    }
 }
 
 /// The fail-closed outcome for an error.

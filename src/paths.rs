@@ -32,8 +32,8 @@ pub const DB_COMPANIONS: &[&str] = &["-wal", "-shm", "-journal"];
 /// - the folder holding it only when that folder is ours (its name holds `intentshield`, as the
 ///   default data directory's does): a database put directly in `~` must not make all of `~`
 ///   off limits;
-/// - the config file (`config_flag`, else the environment or default), and likewise its folder
-///   when ours;
+/// - the config file in force (`config_flag`, else the environment or default) and the default
+///   one, and likewise their folders when ours;
 /// - the running binary (the one the harness settings name, since the harness runs it), by
 ///   its path and, when that is a symlink, its target.
 pub fn own_files(db: Option<&Path>, config_flag: Option<&PathBuf>) -> Vec<PathBuf> {
@@ -56,7 +56,15 @@ pub fn own_files(db: Option<&Path>, config_flag: Option<&PathBuf>) -> Vec<PathBu
             own.push(PathBuf::from(name));
         }
     }
-    if let Some(c) = crate::config::config_path(config_flag) {
+    // The config in force and the default one (an operator's settings live there even while
+    // the environment names another file).
+    let configs = crate::config::config_path(config_flag)
+        .into_iter()
+        .chain(crate::config::default_config_path());
+    for c in configs {
+        if own.contains(&c) {
+            continue;
+        }
         if let Some(dir) = c.parent().filter(|d| ours(d)) {
             own.push(dir.to_path_buf());
         }
@@ -71,6 +79,74 @@ pub fn own_files(db: Option<&Path>, config_flag: Option<&PathBuf>) -> Vec<PathBu
         own.push(exe);
     }
     own
+}
+
+/// Most paths a glob in a write target is expanded to; a glob matching more is taken as
+/// reaching our state.
+pub const MAX_GLOB: usize = 1024;
+
+/// The existing paths `pattern` (absolute, `*`, `?`, `[...]` in its components) matches, as
+/// the shell expands it (a `*` or `?` does not match a leading `.`). `None` when it matches
+/// more than [`MAX_GLOB`] or a folder on the way lists more than 4096 entries.
+fn expand_glob(pattern: &Path) -> Option<Vec<PathBuf>> {
+    let mut current = vec![PathBuf::from("/")];
+    for comp in pattern.components() {
+        let Component::Normal(c) = comp else {
+            continue;
+        };
+        let c = c.to_string_lossy();
+        if !c.contains(['*', '?', '[']) {
+            current = current.into_iter().map(|p| p.join(c.as_ref())).collect();
+            continue;
+        }
+        let mut next = Vec::new();
+        for dir in &current {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for (i, e) in entries.flatten().enumerate() {
+                if i >= 4096 {
+                    return None;
+                }
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name_glob_match(&c, &name) {
+                    next.push(dir.join(name));
+                    if next.len() > MAX_GLOB {
+                        return None;
+                    }
+                }
+            }
+        }
+        current = next;
+    }
+    Some(
+        current
+            .into_iter()
+            .filter(|p| std::fs::symlink_metadata(p).is_ok())
+            .collect(),
+    )
+}
+
+/// One path component against one glob component, with the shell's rule that a leading `.`
+/// is matched only by a leading `.` in the pattern.
+fn name_glob_match(pattern: &str, name: &str) -> bool {
+    if name.starts_with('.') && !pattern.starts_with('.') {
+        return false;
+    }
+    crate::shell::glob_match(pattern, name)
+}
+
+/// True when the absolute glob `pattern` matches `path` component by component.
+fn glob_path_match(pattern: &Path, path: &Path) -> bool {
+    let p: Vec<_> = pattern.components().collect();
+    let q: Vec<_> = path.components().collect();
+    p.len() == q.len()
+        && p.iter().zip(&q).all(|(a, b)| {
+            name_glob_match(
+                &a.as_os_str().to_string_lossy(),
+                &b.as_os_str().to_string_lossy(),
+            )
+        })
 }
 
 /// Why a write to a path is refused ([`PathContext::protection`]).
@@ -173,6 +249,14 @@ impl PathContext {
     /// which also reaches every protected file under it. `p` is resolved (`~`, `$HOME`, `..`,
     /// cwd), and compared both as written and through the symlinks that exist now.
     pub fn protection(&self, p: &str, tree: bool) -> Option<Protection> {
+        if p.contains(['*', '?', '[']) {
+            return self.glob_protection(p, tree);
+        }
+        self.protection_of(p, tree)
+    }
+
+    /// [`Self::protection`] of a path without glob characters.
+    fn protection_of(&self, p: &str, tree: bool) -> Option<Protection> {
         let lexical = self.resolve(p);
         let real = self.real(&lexical);
         for r in std::iter::once(&lexical).chain(real.as_ref()) {
@@ -188,6 +272,60 @@ impl PathContext {
             }
         }
         None
+    }
+
+    /// [`Self::protection`] of a glob (`~/.clau*`, `~/.local/share/intent?hield`), as the
+    /// shell would expand it: every existing path it matches now (at most [`MAX_GLOB`]), and
+    /// every protected root or folder above one that it could match (so a pattern aimed at a
+    /// file that does not exist yet still counts). Reads the folders the pattern walks.
+    fn glob_protection(&self, p: &str, tree: bool) -> Option<Protection> {
+        let pattern = self.resolve(p);
+        let expanded = expand_glob(&pattern);
+        for m in expanded.iter().flatten() {
+            if let Some(x) = self.protection_of(&m.to_string_lossy(), tree) {
+                return Some(x);
+            }
+        }
+        for (root, rule) in self.protected_roots() {
+            for anc in root.ancestors() {
+                if !glob_path_match(&pattern, anc) {
+                    continue;
+                }
+                if anc == root && self.own.contains(&root) {
+                    return Some(Protection::Is(rule));
+                }
+                if tree {
+                    return Some(Protection::Holds(rule));
+                }
+            }
+        }
+        // Too many matches to look at: a last component that could name a protected file
+        // makes it a write that may reach one.
+        let last = pattern
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
+        if expanded.is_none()
+            && last.is_some_and(|l| {
+                self.protected_names()
+                    .iter()
+                    .any(|n| name_glob_match(&l, n))
+            })
+        {
+            return Some(Protection::Holds("protect.intentshield_state"));
+        }
+        None
+    }
+
+    /// The rule of a harness's configuration folder when `p` (resolved here) is one itself
+    /// (`~/.claude`, a project's `.codex`), whether or not it exists.
+    pub fn harness_folder(&self, p: &str) -> Option<&'static str> {
+        let r = fold(&self.resolve(p));
+        let name = r.file_name()?.to_string_lossy().to_lowercase();
+        Harness::ALL
+            .iter()
+            .map(|h| h.spec().protected)
+            .find(|spec| spec.dir == name)
+            .map(|spec| spec.rule)
     }
 
     /// The protection rule a write to `p` breaks, if any. `p` is resolved first.
@@ -319,7 +457,7 @@ impl PathContext {
             o.file_name()
                 .is_some_and(|n| n.to_string_lossy().to_lowercase() == name)
         });
-        if own_name || name.contains("intentshield") {
+        if own_name {
             return Some("protect.intentshield_state");
         }
         None
@@ -352,10 +490,6 @@ impl PathContext {
             if r.starts_with(fold(own)) {
                 return Some("protect.intentshield_state");
             }
-        }
-        // Anything named like our binary (`cp /bin/true ~/.cargo/bin/intentshield`).
-        if name.starts_with("intentshield") && !name.contains('.') {
-            return Some("protect.intentshield_state");
         }
         // Each harness's own configuration (its spec says which files).
         for h in Harness::ALL {
@@ -548,7 +682,10 @@ mod tests {
 
     #[test]
     fn names_alone_when_the_folder_is_unknown() {
-        let c = ctx();
+        let mut c = ctx();
+        c.own.push(PathBuf::from(
+            "/home/dev/.local/share/intentshield/intentshield.db",
+        ));
         for p in [
             "settings.json",
             "config.toml",

@@ -232,7 +232,13 @@ pub fn is_read_only(
     match tool.kind {
         ToolKind::FileRead | ToolKind::WebFetch => true,
         ToolKind::FileWrite => false,
-        ToolKind::Shell => sh.is_some_and(shell::Analysis::is_read_only),
+        ToolKind::Shell => sh.is_some_and(|a| {
+            a.is_read_only()
+                || a.all_commands().iter().all(|c| {
+                    c.is_read_only()
+                        || (super::tamper::is_read_only_guard_command(c) && c.writes().is_empty())
+                })
+        }),
         ToolKind::Mcp => {
             let t = tool
                 .mcp

@@ -54,6 +54,24 @@ pub fn check(
     if let Some(d) = protected_write(tool, sh, leaves, is_read, paths) {
         out.push(d);
     }
+    // A command line an MCP tool runs is checked as the shell would run it.
+    for cmd in embedded_commands(tool, leaves) {
+        let shell = Tool::new(
+            &tool.name,
+            ToolKind::Shell,
+            None,
+            serde_json::json!({ "command": cmd }),
+        );
+        let a = crate::shell::analyze(&cmd);
+        out.extend(
+            check(&shell, Some(&a), &[], false, paths)
+                .into_iter()
+                .map(|mut d| {
+                    d.message = d.message.replacen(&shell.display_name(), &name, 1);
+                    d
+                }),
+        );
+    }
     if let Some(a) = sh {
         for c in a.all_commands() {
             if let Some(what) = guard_command(c) {
@@ -99,6 +117,12 @@ pub fn check(
         }
     }
     out
+}
+
+/// True when `c` runs one of our read-only subcommands (`intentshield log`, `doctor` without
+/// `--repair`, `approve --list`...): it reads, so a tainted session need not ask about it.
+pub fn is_read_only_guard_command(c: &SimpleCommand) -> bool {
+    is_guard_name(&c.program) && guard_command(c).is_none()
 }
 
 /// The state-changing guard command `c` runs, if it does (`intentshield approve 12`).
@@ -160,7 +184,7 @@ fn is_guard_file(argv0: &str) -> bool {
     let candidates: Vec<PathBuf> = if argv0.contains('/') {
         vec![PathBuf::from(argv0)]
     } else {
-        crate::env::text("PATH")
+        crate::env::text(crate::env::PATH)
             .map(|p| {
                 p.split(':')
                     .filter(|d| !d.is_empty())
@@ -186,8 +210,9 @@ fn same_file(a: &Path, b: &Path) -> bool {
         && matches!((std::fs::read(a), std::fs::read(b)), (Ok(x), Ok(y)) if x == y)
 }
 
-/// A copy, link or move of the guard's binary in a line that writes somewhere
-/// (`cp ~/.cargo/bin/intentshield /tmp/g`, `ln -s "$(which intentshield)" g`).
+/// A copy, link or move of the guard's binary (the running one, by path or by bytes) in a line
+/// that writes somewhere (`cp ~/.cargo/bin/intentshield /tmp/g`,
+/// `ln -s "$(which intentshield)" g`). Copying our other files is [`opens_own_state`]'s.
 fn copies_binary(a: &Analysis, paths: &PathContext) -> Option<String> {
     if a.write_targets().is_empty() {
         return None;
@@ -195,7 +220,11 @@ fn copies_binary(a: &Analysis, paths: &PathContext) -> Option<String> {
     let me = std::env::current_exe().ok();
     // A substitution that looks the binary up (`$(which intentshield)`).
     let looked_up = a.all_commands().iter().any(|c| {
-        c.args
+        matches!(
+            c.program.as_str(),
+            "which" | "command" | "type" | "whereis" | "realpath" | "readlink"
+        ) && c
+            .args
             .iter()
             .any(|x| is_guard_name(x.rsplit('/').next().unwrap_or(x)))
     });
@@ -219,9 +248,7 @@ fn copies_binary(a: &Analysis, paths: &PathContext) -> Option<String> {
         }
         operands.extend(c.redirect_reads.iter().map(String::as_str));
         for o in operands {
-            let base = o.rsplit('/').next().unwrap_or(o);
-            let names_it =
-                (is_guard_name(base) && !base.contains('.')) || (o.contains("$(…)") && looked_up);
+            let names_it = o.contains("$(…)") && looked_up;
             let is_it = me.as_deref().is_some_and(|me| {
                 let r = paths.resolve(o);
                 r == me || std::fs::canonicalize(&r).is_ok_and(|x| same_file(&x, me))
@@ -239,9 +266,8 @@ fn copies_binary(a: &Analysis, paths: &PathContext) -> Option<String> {
 fn opens_own_state(a: &Analysis, paths: &PathContext) -> Option<(String, String)> {
     let own_forms = own_text_forms(paths);
     for c in a.all_commands() {
-        if c.is_read_only() && !c.is_interpreter() {
-            continue;
-        }
+        // Known read-only programs may be given our files whole (`cat config.toml`).
+        let reads = c.is_read_only() && !c.is_interpreter() && !in_place(c);
         let words = c
             .args
             .iter()
@@ -254,9 +280,14 @@ fn opens_own_state(a: &Analysis, paths: &PathContext) -> Option<(String, String)
                     .protection(&located, false)
                     .is_some_and(|p| p == Protection::Is("protect.intentshield_state"));
             if is_own {
+                if reads {
+                    continue;
+                }
                 return Some((c.program.clone(), w.clone()));
             }
-            // Inline code (`python3 -c "…open('~/.local/share/intentshield/…')"`, SQL).
+            // Our path inside a longer word is code or a script, whatever the program
+            // (`python3 -c "…open('~/.local/share/intentshield/…')"`, SQL, `sed '1e sqlite3 …'`,
+            // `git log --output=…`).
             if let Some(f) = own_forms.iter().find(|f| w.contains(f.as_str())) {
                 return Some((c.program.clone(), f.clone()));
             }
@@ -285,23 +316,90 @@ fn own_text_forms(paths: &PathContext) -> Vec<String> {
     out
 }
 
-/// True when copying `source` (as `cp -r`/`rsync` name it) brings no entry whose name starts
-/// with `.` into the destination: a named file or folder that is not a dot-file, or a glob
-/// that does not match dot-files (`dist/*`), or the contents of an existing folder
-/// (`payload/.`, rsync's `payload/`) that holds no dot-file. Reads that folder's listing.
-fn copies_no_dotfile(source: &str, paths: &PathContext) -> bool {
-    let s = source.trim();
-    let contents = s == "." || s.ends_with("/.") || s.ends_with('/');
-    if contents {
-        let dir = paths.resolve(s.trim_end_matches('.'));
-        return std::fs::read_dir(dir).is_ok_and(|entries| {
-            entries
+/// What copying `sources` into the folder `dest` (as `cp -r`/`rsync` name them) writes there:
+/// `dest/NAME` for each entry copied, or `None` when that cannot be known (a source whose
+/// contents are copied, `payload/.` or rsync's `payload/`, that cannot be listed now; a source
+/// built from a variable). A glob source is expanded the way the shell would. Reads the
+/// listings it needs.
+fn copied_entries(dest: &str, sources: &[String], paths: &PathContext) -> Option<Vec<String>> {
+    let dest = dest.trim_end_matches('/');
+    let mut out = Vec::new();
+    for s in sources {
+        let s = s.trim();
+        if s.contains('$') || s.contains('`') {
+            return None;
+        }
+        let contents = s == "." || s.ends_with("/.") || s.ends_with('/');
+        let names: Vec<String> = if contents {
+            let dir = paths.resolve(s.trim_end_matches('.'));
+            std::fs::read_dir(dir)
+                .ok()?
                 .flatten()
-                .all(|e| !e.file_name().to_string_lossy().starts_with('.'))
-        });
+                .take(4096)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        } else {
+            let base = s.rsplit('/').next().unwrap_or(s);
+            if base.contains(['*', '?', '[']) {
+                // The shell's `*` does not match a leading dot, so only the pattern's own
+                // dot can bring a dot-file; the names it could bring are the protected ones.
+                paths
+                    .protected_names()
+                    .into_iter()
+                    .filter(|n| !n.starts_with('.') || base.starts_with('.'))
+                    .filter(|n| crate::shell::glob_match(base, n))
+                    .collect()
+            } else {
+                vec![base.to_string()]
+            }
+        };
+        out.extend(names.into_iter().map(|n| format!("{dest}/{n}")));
     }
-    let base = s.rsplit('/').next().unwrap_or(s);
-    !base.is_empty() && !base.starts_with('.') && !base.contains('$') && !base.contains('`')
+    Some(out)
+}
+
+/// True when a command carries an option that makes an otherwise reading program write a file
+/// (`sort -o`, `yq -i`, `--output=`, `-w`).
+fn in_place(c: &SimpleCommand) -> bool {
+    c.args.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "-i" | "--in-place" | "--inplace" | "-o" | "--output" | "-w" | "--write"
+        ) || x.starts_with("--in-place=")
+            || x.starts_with("--output=")
+            || (x.starts_with("-o") && x.len() > 2 && !x.starts_with("--"))
+    })
+}
+
+/// A link (`ln`, `ln -s`, `cp -l`/`-s`) made to a protected file or a folder holding one:
+/// `(target, rule)`. A write through it later (or later in the same line) would reach the file
+/// without naming it.
+fn links_protected(a: &Analysis, paths: &PathContext) -> Option<(String, &'static str)> {
+    for c in a.all_commands() {
+        let links = c.program == "ln"
+            || (c.program == "cp"
+                && c.args
+                    .iter()
+                    .any(|x| matches!(x.as_str(), "-l" | "-s" | "--link" | "--symbolic-link")));
+        if !links {
+            continue;
+        }
+        let mut operands: Vec<&String> = c.args.iter().filter(|x| !x.starts_with('-')).collect();
+        let target_dir = c
+            .args
+            .iter()
+            .any(|x| x.starts_with("-t") || x.starts_with("--target-directory"));
+        if !target_dir && operands.len() > 1 {
+            operands.pop();
+        }
+        for o in operands {
+            let located = c.dir.locate(o).unwrap_or_else(|| o.clone());
+            if let Some(p) = paths.protection(&located, true) {
+                return Some((o.clone(), p.rule()));
+            }
+        }
+    }
+    None
 }
 
 /// Git subcommands that do not change the files of the work tree.
@@ -314,20 +412,31 @@ const GIT_KEEPS_FILES: &[&str] = &[
 /// an in-place or output option, and git subcommands that keep the work tree's files, pass.
 fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String, &'static str)> {
     for c in a.all_commands() {
-        let in_place = c.args.iter().any(|x| {
-            matches!(
-                x.as_str(),
-                "-i" | "--in-place" | "--inplace" | "-o" | "--output" | "-w" | "--write"
-            ) || x.starts_with("--in-place=")
-                || x.starts_with("--output=")
-        });
-        if c.is_read_only() && !in_place {
+        if matches!(c.program.as_str(), "cd" | "pushd" | "") {
+            continue;
+        }
+        // A protected path inside a script or an option (`sed -n 'w ~/.claude/settings.json'`,
+        // `awk '{print > ".claude/settings.json"}'`, `git log --output=…`), whatever the
+        // program's class: the script decides what it does.
+        // (Interpreters' inline code is `interpreter_paths`': reading is fine there.)
+        if SCRIPTED.contains(&c.program.as_str()) {
+            for w in c
+                .args
+                .iter()
+                .filter(|x| x.starts_with('-') || !looks_like_path(x))
+            {
+                for piece in code_pieces(w) {
+                    let located = c.dir.locate(piece).unwrap_or_else(|| piece.to_string());
+                    if let Some(Protection::Is(rule)) = paths.protection(&located, false) {
+                        return Some((c.program.clone(), piece.to_string(), rule));
+                    }
+                }
+            }
+        }
+        if c.is_read_only() && !in_place(c) {
             continue;
         }
         if c.program == "git" && c.args.iter().any(|x| GIT_KEEPS_FILES.contains(&x.as_str())) {
-            continue;
-        }
-        if matches!(c.program.as_str(), "cd" | "pushd" | "") {
             continue;
         }
         for w in c
@@ -339,21 +448,106 @@ fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String
             if let Some(Protection::Is(rule)) = paths.protection(&located, false) {
                 return Some((c.program.clone(), w.clone(), rule));
             }
+            // A harness's configuration folder itself (`mount --bind /tmp/e ~/.claude`).
+            if let Some(rule) = paths.harness_folder(&located) {
+                return Some((c.program.clone(), w.clone(), rule));
+            }
         }
     }
     None
+}
+
+/// Programs whose arguments hold a script or an option that can name a file to write or a
+/// command to run (`sed`, `awk`, `git`, `make`, `sqlite3`, `find`, ...).
+const SCRIPTED: &[&str] = &[
+    "sed",
+    "gsed",
+    "awk",
+    "gawk",
+    "mawk",
+    "nawk",
+    "git",
+    "make",
+    "gmake",
+    "sqlite3",
+    "find",
+    "xargs",
+    "env",
+    "yq",
+    "jq",
+    "sort",
+    "tree",
+    "tar",
+    "rsync",
+    "ssh",
+    "scp",
+    "vim",
+    "vi",
+    "nvim",
+    "emacs",
+    "ed",
+    "ex",
+    "expect",
+    "tclsh",
+    "lua",
+    "php",
+    "osascript",
+    "pwsh",
+    "powershell",
+];
+
+/// The pieces of a script or option word that read as paths: split at quotes, brackets,
+/// separators and `=` (`--output=~/.x` gives `~/.x`).
+fn code_pieces(code: &str) -> Vec<&str> {
+    code.split(|ch: char| {
+        matches!(
+            ch,
+            '\'' | '"'
+                | '`'
+                | '('
+                | ')'
+                | ','
+                | ';'
+                | ' '
+                | '\n'
+                | '\t'
+                | '['
+                | ']'
+                | '{'
+                | '}'
+                | '='
+        )
+    })
+    .filter(|p| p.len() > 1 && looks_like_path(p))
+    .take(256)
+    .collect()
 }
 
 /// Words that show inline interpreter code writing, removing or running something (Python,
 /// Node, Perl, Ruby, PHP idioms). Code that names a protected path and holds none of them only
 /// reads it.
 const CODE_WRITES: &[&str] = &[
-    "'w",
-    "\"w",
-    "'a",
-    "\"a",
-    "'>",
-    "\">",
+    "'w'",
+    "\"w\"",
+    "'wb'",
+    "\"wb\"",
+    "'w+'",
+    "\"w+\"",
+    "'a'",
+    "\"a\"",
+    "'ab'",
+    "\"ab\"",
+    "'a+'",
+    "\"a+\"",
+    "'r+'",
+    "\"r+\"",
+    "'x'",
+    "\"x\"",
+    "mode=",
+    "'>'",
+    "\">\"",
+    "'>>'",
+    "\">>\"",
     "write",
     "unlink",
     "remove",
@@ -365,6 +559,7 @@ const CODE_WRITES: &[&str] = &[
     "rmsync",
     "rmdir",
     "symlink",
+    "link(",
     "copy",
     "chmod",
     "system",
@@ -373,6 +568,8 @@ const CODE_WRITES: &[&str] = &[
     "subprocess",
     "spawn",
     "open(f",
+    "sqlite",
+    "touch",
 ];
 
 /// The paths named in the inline code of interpreters (`python3 -c CODE`, `node -e CODE`, a
@@ -394,41 +591,98 @@ fn interpreter_paths(a: &Analysis) -> Vec<String> {
             if !CODE_WRITES.iter().any(|w| lower.contains(w)) {
                 continue;
             }
-            for piece in code.split(|ch: char| {
-                matches!(
-                    ch,
-                    '\'' | '"'
-                        | '`'
-                        | '('
-                        | ')'
-                        | ','
-                        | ';'
-                        | ' '
-                        | '\n'
-                        | '\t'
-                        | '['
-                        | ']'
-                        | '{'
-                        | '}'
-                )
-            }) {
-                if looks_like_path(piece) && piece.len() > 1 {
-                    out.push(piece.to_string());
-                }
-            }
+            out.extend(code_pieces(code).into_iter().map(str::to_string));
         }
     }
     out
 }
 
-/// Tool names that remove or move what their path argument names.
+/// Tool names that remove or move what their path argument names (`delete_file`,
+/// `move_directory`, `fs_rm`, `purge`).
 fn removes(tool_name: &str) -> bool {
     let n = tool_name.to_ascii_lowercase();
+    let words: Vec<&str> = n.split(|c: char| !c.is_ascii_alphanumeric()).collect();
     [
-        "delete", "remove", "move", "rename", "trash", "unlink", "rmdir",
+        "delete", "remove", "move", "rename", "trash", "unlink", "rmdir", "purge", "erase", "wipe",
+        "destroy",
     ]
     .iter()
     .any(|w| n.contains(w))
+        || words
+            .iter()
+            .any(|w| matches!(*w, "rm" | "mv" | "drop" | "clear" | "clean"))
+}
+
+/// Tool names with a verb that writes anywhere in them (`read_write_file`,
+/// `get_or_create_file`, `list_and_delete`): the read-only classification goes by the first
+/// verb, which a name can choose.
+fn writes_by_name(tool_name: &str) -> bool {
+    let n = tool_name.to_ascii_lowercase();
+    removes(&n)
+        || [
+            "write",
+            "edit",
+            "create",
+            "put",
+            "save",
+            "update",
+            "set",
+            "upload",
+            "patch",
+            "append",
+            "insert",
+            "replace",
+            "copy",
+            "mkdir",
+            "touch",
+            "chmod",
+            "exec",
+            "run",
+            "install",
+            "apply",
+            "commit",
+            "modify",
+            "overwrite",
+        ]
+        .iter()
+        .any(|w| n.contains(w))
+}
+
+/// The shell command lines an MCP or other tool is given to run (`execute_command`,
+/// `start_process`, `run {"cmd": …}`): string arguments under a key named like a command.
+fn embedded_commands(tool: &Tool, leaves: &[(String, String)]) -> Vec<String> {
+    if matches!(
+        tool.kind,
+        ToolKind::Shell | ToolKind::FileWrite | ToolKind::FileRead
+    ) {
+        return Vec::new();
+    }
+    leaves
+        .iter()
+        .filter(|(k, _)| {
+            let last = k
+                .rsplit(['.', '/', '['])
+                .next()
+                .unwrap_or(k)
+                .trim_end_matches(']')
+                .to_ascii_lowercase();
+            matches!(
+                last.as_str(),
+                "command"
+                    | "cmd"
+                    | "script"
+                    | "shell"
+                    | "commandline"
+                    | "command_line"
+                    | "bash"
+                    | "sh"
+                    | "exec"
+                    | "code"
+            )
+        })
+        .map(|(_, s)| s.clone())
+        .take(8)
+        .collect()
 }
 
 /// True for an argument that reads as a file path (`/etc/x`, `~/x`, `$HOME/x`, `./x`, `a/b`),
@@ -482,20 +736,56 @@ fn protected_write(
     if !matches!(
         tool.kind,
         ToolKind::Shell | ToolKind::FileWrite | ToolKind::FileRead
-    ) && !is_read
+    ) && (!is_read || writes_by_name(&tool.name))
     {
         // Any other tool that does more than read (an MCP file server's `write_file`,
-        // `move_file`, `delete_directory`...): its path arguments.
+        // `move_file`, `delete_directory`, `read_write_file`...): its path arguments, `file://`
+        // URIs among them, and a folder argument joined with a file-name argument
+        // (`{"directory": "~/.claude", "name": "settings.json"}`).
         let how = if removes(&tool.name) {
             WriteKind::Replace
         } else {
             WriteKind::File
         };
+        let as_path = |s: &str| -> Option<String> {
+            let s = s.trim();
+            let s = s.strip_prefix("file://").unwrap_or(s);
+            looks_like_path(s).then(|| s.to_string())
+        };
+        let dirs: Vec<String> = leaves.iter().filter_map(|(_, s)| as_path(s)).collect();
+        let names: Vec<&str> = leaves
+            .iter()
+            .map(|(_, s)| s.trim())
+            .filter(|s| !s.is_empty() && s.len() <= 255 && !s.contains(['/', ' ', '\n']))
+            .take(16)
+            .collect();
+        for d in dirs.iter().take(16) {
+            for n in &names {
+                targets.push((
+                    format!("{}/{n}", d.trim_end_matches('/')),
+                    how,
+                    true,
+                    Vec::new(),
+                    Vec::new(),
+                ));
+            }
+        }
         targets.extend(
-            leaves
-                .iter()
-                .filter(|(_, s)| looks_like_path(s))
-                .map(|(_, s)| (s.trim().to_string(), how, true, Vec::new(), Vec::new())),
+            dirs.into_iter()
+                .map(|p| (p, how, true, Vec::new(), Vec::new())),
+        );
+    }
+    if let Some((link, rule)) = sh.and_then(|a| links_protected(a, paths)) {
+        return Some(
+            Decision::new(
+                Verdict::Deny,
+                Reason::ProtectedPath,
+                format!(
+                    "{name} links to {link}, which configures an agent, its hooks or this guard; a write through the link would change it"
+                ),
+            )
+            .rule(rule)
+            .evidence(link),
         );
     }
     if let Some(a) = sh {
@@ -579,10 +869,42 @@ fn protected_write(
                     .evidence(t),
                 )
             }
-            // Copying named entries that are not dot-files into such a folder cannot reach
-            // the settings in it (`cp -r dist/* ~/`, `cp -r build ~/apps`).
-            Some(Protection::Holds(_))
-                if !sources.is_empty() && sources.iter().all(|s| copies_no_dotfile(s, paths)) => {}
+            // A copy into such a folder writes what it copies, by name (`cp -r dist/* ~/` and
+            // `cp -r build ~/apps` cannot reach the settings; `cp -r payload/. ~/` may).
+            Some(Protection::Holds(rule)) if !sources.is_empty() => {
+                let landed = copied_entries(&t, &sources, paths);
+                let hit = match &landed {
+                    None => Some(Protection::Holds(rule)),
+                    Some(entries) => entries.iter().find_map(|e| paths.protection(e, true)),
+                };
+                match hit {
+                    None => {}
+                    Some(Protection::Is(rule)) => {
+                        return Some(
+                            Decision::new(
+                                Verdict::Deny,
+                                Reason::ProtectedPath,
+                                format!("{name} copies into {t} over a file that configures an agent, its hooks or this guard"),
+                            )
+                            .rule(rule)
+                            .evidence(t),
+                        )
+                    }
+                    Some(Protection::Holds(rule)) => {
+                        ask.get_or_insert(
+                            Decision::new(
+                                Verdict::Ask,
+                                Reason::ProtectedPath,
+                                format!(
+                                    "{name} writes into {t}, which holds the settings of an agent, its hooks or this guard; it may overwrite them"
+                                ),
+                            )
+                            .rule(rule)
+                            .evidence(t.clone()),
+                        );
+                    }
+                }
+            }
             Some(Protection::Holds(rule)) => {
                 ask.get_or_insert(
                     Decision::new(
