@@ -1,0 +1,169 @@
+//! Our own commands: the agent may run the read-only ones, never one that changes the guard's
+//! state, under any name (a path, a variable, a copy of the binary).
+
+use crate::paths::PathContext;
+use crate::shell::{Analysis, SimpleCommand};
+use std::path::{Path, PathBuf};
+
+/// Our subcommands that only read or print, which the agent may run (`approve --list` and
+/// `mcp list` too, and `doctor` without `--repair`). Every other one changes state.
+pub const READ_ONLY_SUBCOMMANDS: &[&str] = &["log", "check", "scan", "doctor", "demo", "help"];
+
+/// Subcommand names that change the guard's state; a program the analysis cannot identify
+/// (`$B`, `$(which …)`, a copy under another name) is taken for the guard when it is run with
+/// one of them.
+const STATE_CHANGING: &[&str] = &[
+    "approve",
+    "install",
+    "uninstall",
+    "wrap",
+    "unwrap",
+    "mcp",
+    "mcp-proxy",
+    "replay",
+];
+
+/// The harness names `install`/`uninstall` take (so that `bun install` is not the guard).
+const HARNESS_WORDS: &[&str] = &["claude", "codex", "cursor", "gemini", "--all"];
+
+/// True when `c` runs one of our read-only subcommands (`intentshield log`, `doctor` without
+/// `--repair`, `approve --list`...): it reads, so a tainted session need not ask about it.
+pub fn is_read_only_guard_command(c: &SimpleCommand) -> bool {
+    is_guard_name(&c.program) && guard_command(c).is_none()
+}
+
+/// The state-changing guard command `c` runs, if it does (`intentshield approve 12`).
+pub(super) fn guard_command(c: &SimpleCommand) -> Option<String> {
+    let positional: Vec<&str> = c
+        .args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let sub = positional.first().copied();
+    let flag = |f: &str| {
+        c.args
+            .iter()
+            .any(|a| a == f || a.starts_with(&format!("{f}=")))
+    };
+    let shown = || {
+        let mut w = vec![c.program.clone()];
+        w.extend(c.args.iter().take(3).cloned());
+        w.join(" ")
+    };
+    if is_guard_name(&c.program) {
+        let read_only = match sub {
+            None => true,
+            Some("doctor") => !flag("--repair"),
+            Some("approve") => flag("--list") && positional.len() == 1,
+            Some("mcp") => positional.get(1) == Some(&"list"),
+            Some(s) => READ_ONLY_SUBCOMMANDS.contains(&s),
+        };
+        return (!read_only).then(shown);
+    }
+    let sub = sub?;
+    if !STATE_CHANGING.contains(&sub) {
+        return None;
+    }
+    if matches!(sub, "install" | "uninstall")
+        && !c.args.iter().any(|a| HARNESS_WORDS.contains(&a.as_str()))
+    {
+        return None;
+    }
+    // A program the analysis cannot name, or a file that is the guard under another name.
+    let unknown = c.argv0.contains('$') || c.argv0.contains('`') || c.argv0.is_empty();
+    (unknown || is_guard_file(&c.argv0)).then(shown)
+}
+
+/// True for a program named like our binary (`intentshield`, `intentshield.exe`,
+/// `intentshield-v2`).
+pub(super) fn is_guard_name(program: &str) -> bool {
+    let p = program.to_ascii_lowercase();
+    p.starts_with("intentshield") && !p.ends_with(".rs") && !p.ends_with(".md")
+}
+
+/// True when the program word names a file, by path or on `$PATH`, that is the running guard
+/// binary: the same file (a symlink or hard link) or a byte-for-byte copy.
+fn is_guard_file(argv0: &str) -> bool {
+    let Ok(me) = std::env::current_exe() else {
+        return false;
+    };
+    let candidates: Vec<PathBuf> = if argv0.contains('/') {
+        vec![PathBuf::from(argv0)]
+    } else {
+        crate::env::text(crate::env::PATH)
+            .map(|p| {
+                p.split(':')
+                    .filter(|d| !d.is_empty())
+                    .map(|d| Path::new(d).join(argv0))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    candidates.iter().any(|c| same_file(c, &me))
+}
+
+/// True when `a` and `b` are the same file or have the same bytes (a copy).
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    if (ma.dev(), ma.ino()) == (mb.dev(), mb.ino()) {
+        return true;
+    }
+    ma.is_file()
+        && ma.len() == mb.len()
+        && matches!((std::fs::read(a), std::fs::read(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// A copy, link or move of the guard's binary (the running one, by path or by bytes) in a line
+/// that writes somewhere (`cp ~/.cargo/bin/intentshield /tmp/g`,
+/// `ln -s "$(which intentshield)" g`). Copying our other files is [`opens_own_state`]'s.
+pub(super) fn copies_binary(a: &Analysis, paths: &PathContext) -> Option<String> {
+    if a.write_targets().is_empty() {
+        return None;
+    }
+    let me = std::env::current_exe().ok();
+    // A substitution that looks the binary up (`$(which intentshield)`).
+    let looked_up = a.all_commands().iter().any(|c| {
+        matches!(
+            c.program.as_str(),
+            "which" | "command" | "type" | "whereis" | "realpath" | "readlink"
+        ) && c
+            .args
+            .iter()
+            .any(|x| is_guard_name(x.rsplit('/').next().unwrap_or(x)))
+    });
+    for c in a.all_commands() {
+        let copier = matches!(
+            c.program.as_str(),
+            "cp" | "ln" | "install" | "rsync" | "mv" | "ditto" | "scp"
+        );
+        if !copier && !matches!(c.program.as_str(), "cat" | "dd" | "tee") {
+            continue;
+        }
+        let mut operands: Vec<&str> = c
+            .args
+            .iter()
+            .filter(|x| !x.starts_with('-'))
+            .map(|x| x.strip_prefix("if=").unwrap_or(x))
+            .collect();
+        if copier {
+            // The last operand is the destination (its protection is the write rule's).
+            operands.pop();
+        }
+        operands.extend(c.redirect_reads.iter().map(String::as_str));
+        for o in operands {
+            let names_it = o.contains("$(…)") && looked_up;
+            let is_it = me.as_deref().is_some_and(|me| {
+                let r = paths.resolve(o);
+                r == me || std::fs::canonicalize(&r).is_ok_and(|x| same_file(&x, me))
+            });
+            if names_it || is_it {
+                return Some(format!("{} {o}", c.program));
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,165 @@
+//! Tamper resistance: the agent's own tool calls must not approve for the guard, switch it
+//! off, or rewrite what it remembers.
+//!
+//! Three rules, each over every form the shell analysis sees (directly, behind `xargs`,
+//! `sh -c`, `env`, `find -exec`, a path to the binary, a copy of it):
+//! - running one of our subcommands that changes state (anything but the read-only
+//!   [`READ_ONLY_SUBCOMMANDS`]): `tamper.guard_command`;
+//! - opening our database, its companions or our config with another program (`sqlite3`, an
+//!   interpreter, an editor; only known read-only programs may look at them):
+//!   `tamper.guard_state`;
+//! - writing, removing, moving or replacing a protected file or a folder that holds one, by
+//!   any tool: `builtin.protected_path` (see [`crate::paths::PathContext::protection`]).
+//!
+//! One file per rule: `guard.rs` (our subcommands, copies of our binary), `state.rs` (our
+//! database and config opened by another program), `writes.rs` (protected paths and the
+//! folders that hold them), `tools.rs` (what an MCP or other tool's name and arguments say).
+//!
+//! The lists here are allowlists: a subcommand, program or tool not known to be harmless to
+//! the guard is treated as one that is not.
+
+mod guard;
+mod state;
+mod tools;
+mod writes;
+
+pub use guard::{is_read_only_guard_command, READ_ONLY_SUBCOMMANDS};
+
+use crate::decision::{Decision, Reason, Verdict};
+use crate::event::{Tool, ToolKind};
+use crate::paths::PathContext;
+use crate::shell::{Analysis, SimpleCommand};
+
+/// Runs the tamper rules on one call. `is_read` is the call's read-only classification.
+pub fn check(
+    tool: &Tool,
+    sh: Option<&Analysis>,
+    leaves: &[(String, String)],
+    is_read: bool,
+    paths: &PathContext,
+) -> Vec<Decision> {
+    let mut out = Vec::new();
+    let name = tool.display_name();
+    if let Some(d) = writes::protected_write(tool, sh, leaves, is_read, paths) {
+        out.push(d);
+    }
+    // A command line an MCP tool runs is checked as the shell would run it.
+    for cmd in tools::embedded_commands(tool, leaves) {
+        let shell = Tool::new(
+            &tool.name,
+            ToolKind::Shell,
+            None,
+            serde_json::json!({ "command": cmd }),
+        );
+        let a = crate::shell::analyze(&cmd);
+        out.extend(
+            check(&shell, Some(&a), &[], false, paths)
+                .into_iter()
+                .map(|mut d| {
+                    d.message = d.message.replacen(&shell.display_name(), &name, 1);
+                    d
+                }),
+        );
+    }
+    if let Some(a) = sh {
+        for c in a.all_commands() {
+            if let Some(what) = guard::guard_command(c) {
+                out.push(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::GuardCommand,
+                        format!(
+                            "{name} runs `{what}`, which changes IntentShield's own state; only a person may run it, in a terminal"
+                        ),
+                    )
+                    .rule("tamper.guard_command")
+                    .evidence(what),
+                );
+                break;
+            }
+        }
+        if let Some(what) = guard::copies_binary(a, paths) {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::GuardCommand,
+                    format!(
+                        "{name} copies IntentShield's binary ({what}); a copy could run the guard's commands under another name"
+                    ),
+                )
+                .rule("tamper.guard_binary")
+                .evidence(what),
+            );
+        }
+        if let Some((prog, path)) = state::opens_own_state(a, paths) {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::GuardState,
+                    format!(
+                        "{name} opens IntentShield's own state ({path}) with {prog}; the guard's database and config are off limits to the agent"
+                    ),
+                )
+                .rule("tamper.guard_state")
+                .evidence(path),
+            );
+        }
+    }
+    out
+}
+
+/// True when a command carries an option that makes an otherwise reading program write a file
+/// (`sort -o`, `yq -i`, `--output=`, `-w`).
+fn in_place(c: &SimpleCommand) -> bool {
+    c.args.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "-i" | "--in-place" | "--inplace" | "-o" | "--output" | "-w" | "--write"
+        ) || x.starts_with("--in-place=")
+            || x.starts_with("--output=")
+            || (x.starts_with("-o") && x.len() > 2 && !x.starts_with("--"))
+    })
+}
+
+/// The pieces of a script or option word that read as paths: split at quotes, brackets,
+/// separators and `=` (`--output=~/.x` gives `~/.x`).
+fn code_pieces(code: &str) -> Vec<&str> {
+    code.split(|ch: char| {
+        matches!(
+            ch,
+            '\'' | '"'
+                | '`'
+                | '('
+                | ')'
+                | ','
+                | ';'
+                | ' '
+                | '\n'
+                | '\t'
+                | '['
+                | ']'
+                | '{'
+                | '}'
+                | '='
+        )
+    })
+    .filter(|p| p.len() > 1 && looks_like_path(p))
+    .take(256)
+    .collect()
+}
+
+/// True for an argument that reads as a file path (`/etc/x`, `~/x`, `$HOME/x`, `./x`, `a/b`),
+/// not a URL or prose.
+fn looks_like_path(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.len() <= 4096
+        && !s.contains("://")
+        && !s.contains('\n')
+        && (s.starts_with('/')
+            || s.starts_with('~')
+            || s.starts_with("$HOME")
+            || s.starts_with("${HOME}")
+            || s.starts_with('.')
+            || (s.contains('/') && !s.contains(' ')))
+}

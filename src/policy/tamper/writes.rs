@@ -1,0 +1,474 @@
+//! Writes that reach a protected file: the file itself, a folder that holds it (removed,
+//! moved, replaced or written into), a link to it, a copy over it, a script or option that
+//! names it, and the path arguments of tools that write.
+
+use super::tools::{removes, writes_by_name};
+use super::{code_pieces, in_place, looks_like_path};
+use crate::decision::{Decision, Reason, Verdict};
+use crate::event::{Tool, ToolKind};
+use crate::paths::{PathContext, Protection};
+use crate::shell::{Analysis, WriteKind};
+
+/// The write to a protected path this call makes, if any: a deny when it writes a protected
+/// file or removes or replaces a folder holding one, an ask when it writes into such a folder
+/// (`tar -x -C ~`) or writes a protected file's name in a folder that cannot be known
+/// (`cd "$D" && echo > settings.json`).
+pub(super) fn protected_write(
+    tool: &Tool,
+    sh: Option<&Analysis>,
+    leaves: &[(String, String)],
+    is_read: bool,
+    paths: &PathContext,
+) -> Option<Decision> {
+    let name = tool.display_name();
+    // A file tool that deletes (Cursor's `Delete`) removes a whole folder as readily as a file.
+    let file_how = if removes(&tool.name) {
+        WriteKind::Replace
+    } else {
+        WriteKind::File
+    };
+    // (path, how, located, copied sources, find's name patterns)
+    type Target = (String, WriteKind, bool, Vec<String>, Vec<String>);
+    let mut targets: Vec<Target> = tool
+        .write_paths
+        .iter()
+        .map(|p| (p.clone(), file_how, true, Vec::new(), Vec::new()))
+        .collect();
+    if let Some(a) = sh {
+        targets.extend(
+            a.write_targets()
+                .into_iter()
+                .map(|t| (t.path, t.kind, t.located, t.sources, t.names)),
+        );
+    }
+    if !matches!(
+        tool.kind,
+        ToolKind::Shell | ToolKind::FileWrite | ToolKind::FileRead
+    ) && (!is_read || writes_by_name(&tool.name))
+    {
+        // Any other tool that does more than read (an MCP file server's `write_file`,
+        // `move_file`, `delete_directory`, `read_write_file`...): its path arguments, `file://`
+        // URIs among them, and a folder argument joined with a file-name argument
+        // (`{"directory": "~/.claude", "name": "settings.json"}`).
+        let how = if removes(&tool.name) {
+            WriteKind::Replace
+        } else {
+            WriteKind::File
+        };
+        let as_path = |s: &str| -> Option<String> {
+            let s = s.trim();
+            let s = s.strip_prefix("file://").unwrap_or(s);
+            looks_like_path(s).then(|| s.to_string())
+        };
+        let dirs: Vec<String> = leaves.iter().filter_map(|(_, s)| as_path(s)).collect();
+        let names: Vec<&str> = leaves
+            .iter()
+            .map(|(_, s)| s.trim())
+            .filter(|s| !s.is_empty() && s.len() <= 255 && !s.contains(['/', ' ', '\n']))
+            .take(16)
+            .collect();
+        for d in dirs.iter().take(16) {
+            for n in &names {
+                targets.push((
+                    format!("{}/{n}", d.trim_end_matches('/')),
+                    how,
+                    true,
+                    Vec::new(),
+                    Vec::new(),
+                ));
+            }
+        }
+        targets.extend(
+            dirs.into_iter()
+                .map(|p| (p, how, true, Vec::new(), Vec::new())),
+        );
+    }
+    if let Some((link, rule)) = sh.and_then(|a| links_protected(a, paths)) {
+        return Some(
+            Decision::new(
+                Verdict::Deny,
+                Reason::ProtectedPath,
+                format!(
+                    "{name} links to {link}, which configures an agent, its hooks or this guard; a write through the link would change it"
+                ),
+            )
+            .rule(rule)
+            .evidence(link),
+        );
+    }
+    if let Some(a) = sh {
+        targets.extend(
+            interpreter_paths(a)
+                .into_iter()
+                .map(|p| (p, WriteKind::File, true, Vec::new(), Vec::new())),
+        );
+    }
+    let mut ask: Option<Decision> = None;
+    if let Some((prog, path, rule)) = sh.and_then(|a| passes_protected(a, paths)) {
+        ask = Some(
+            Decision::new(
+                Verdict::Ask,
+                Reason::ProtectedPath,
+                format!(
+                    "{name} gives {path}, which configures an agent, its hooks or this guard, to {prog}, which is not known to only read it"
+                ),
+            )
+            .rule(rule)
+            .evidence(path),
+        );
+    }
+    let protected_names = paths.protected_names();
+    for (t, how, located, sources, names) in targets {
+        // A folder held in a variable or built by a substitution (`"$d/settings.json"`) is
+        // as unknown as one reached by `cd "$d"`.
+        let rest = t
+            .strip_prefix("${HOME}")
+            .or_else(|| t.strip_prefix("$HOME"))
+            .unwrap_or(&t);
+        let located = located && !rest.contains('$') && !rest.contains('`');
+        if !located {
+            if let Some(rule) = paths.protected_name(&t) {
+                ask.get_or_insert(
+                    Decision::new(
+                        Verdict::Ask,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} writes {t} in a folder that cannot be known (after a `cd` to a variable); a file of that name configures an agent or this guard"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t.clone()),
+                );
+            }
+            continue;
+        }
+        match paths.protection(&t, how != WriteKind::File) {
+            Some(Protection::Is(rule)) => {
+                return Some(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} writes {t}, which configures an agent, its hooks or this guard"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t),
+                )
+            }
+            // `find DIR -name '*.pyc' -delete` removes only entries of that name.
+            Some(Protection::Holds(_))
+                if !names.is_empty()
+                    && !names.iter().any(|pat| {
+                        protected_names
+                            .iter()
+                            .any(|n| crate::shell::glob_match(pat, n))
+                    }) => {}
+            Some(Protection::Holds(rule)) if how == WriteKind::Replace => {
+                return Some(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} removes or replaces {t}, which holds the settings of an agent, its hooks or this guard"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t),
+                )
+            }
+            // A copy into such a folder writes what it copies, by name (`cp -r dist/* ~/` and
+            // `cp -r build ~/apps` cannot reach the settings; `cp -r payload/. ~/` may).
+            Some(Protection::Holds(rule)) if !sources.is_empty() => {
+                let landed = copied_entries(&t, &sources, paths);
+                let hit = match &landed {
+                    None => Some(Protection::Holds(rule)),
+                    Some(entries) => entries.iter().find_map(|e| paths.protection(e, true)),
+                };
+                match hit {
+                    None => {}
+                    Some(Protection::Is(rule)) => {
+                        return Some(
+                            Decision::new(
+                                Verdict::Deny,
+                                Reason::ProtectedPath,
+                                format!("{name} copies into {t} over a file that configures an agent, its hooks or this guard"),
+                            )
+                            .rule(rule)
+                            .evidence(t),
+                        )
+                    }
+                    Some(Protection::Holds(rule)) => {
+                        ask.get_or_insert(
+                            Decision::new(
+                                Verdict::Ask,
+                                Reason::ProtectedPath,
+                                format!(
+                                    "{name} writes into {t}, which holds the settings of an agent, its hooks or this guard; it may overwrite them"
+                                ),
+                            )
+                            .rule(rule)
+                            .evidence(t.clone()),
+                        );
+                    }
+                }
+            }
+            Some(Protection::Holds(rule)) => {
+                ask.get_or_insert(
+                    Decision::new(
+                        Verdict::Ask,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} writes into {t}, which holds the settings of an agent, its hooks or this guard; it may overwrite them"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t),
+                );
+            }
+            None => {}
+        }
+    }
+    ask
+}
+
+/// What copying `sources` into the folder `dest` (as `cp -r`/`rsync` name them) writes there:
+/// `dest/NAME` for each entry copied, or `None` when that cannot be known (a source whose
+/// contents are copied, `payload/.` or rsync's `payload/`, that cannot be listed now; a source
+/// built from a variable). A glob source is expanded the way the shell would. Reads the
+/// listings it needs.
+fn copied_entries(dest: &str, sources: &[String], paths: &PathContext) -> Option<Vec<String>> {
+    let dest = dest.trim_end_matches('/');
+    let mut out = Vec::new();
+    for s in sources {
+        let s = s.trim();
+        if s.contains('$') || s.contains('`') {
+            return None;
+        }
+        let contents = s == "." || s.ends_with("/.") || s.ends_with('/');
+        let names: Vec<String> = if contents {
+            let dir = paths.resolve(s.trim_end_matches('.'));
+            std::fs::read_dir(dir)
+                .ok()?
+                .flatten()
+                .take(4096)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        } else {
+            let base = s.rsplit('/').next().unwrap_or(s);
+            if base.contains(['*', '?', '[']) {
+                // The shell's `*` does not match a leading dot, so only the pattern's own
+                // dot can bring a dot-file; the names it could bring are the protected ones.
+                paths
+                    .protected_names()
+                    .into_iter()
+                    .filter(|n| !n.starts_with('.') || base.starts_with('.'))
+                    .filter(|n| crate::shell::glob_match(base, n))
+                    .collect()
+            } else {
+                vec![base.to_string()]
+            }
+        };
+        out.extend(names.into_iter().map(|n| format!("{dest}/{n}")));
+    }
+    Some(out)
+}
+
+/// A link (`ln`, `ln -s`, `cp -l`/`-s`) made to a protected file or a folder holding one:
+/// `(target, rule)`. A write through it later (or later in the same line) would reach the file
+/// without naming it.
+fn links_protected(a: &Analysis, paths: &PathContext) -> Option<(String, &'static str)> {
+    for c in a.all_commands() {
+        let links = c.program == "ln"
+            || (c.program == "cp"
+                && c.args
+                    .iter()
+                    .any(|x| matches!(x.as_str(), "-l" | "-s" | "--link" | "--symbolic-link")));
+        if !links {
+            continue;
+        }
+        let mut operands: Vec<&String> = c.args.iter().filter(|x| !x.starts_with('-')).collect();
+        let target_dir = c
+            .args
+            .iter()
+            .any(|x| x.starts_with("-t") || x.starts_with("--target-directory"));
+        if !target_dir && operands.len() > 1 {
+            operands.pop();
+        }
+        for o in operands {
+            let located = c.dir.locate(o).unwrap_or_else(|| o.clone());
+            if let Some(p) = paths.protection(&located, true) {
+                return Some((o.clone(), p.rule()));
+            }
+        }
+    }
+    None
+}
+
+/// Git subcommands that do not change the files of the work tree.
+const GIT_KEEPS_FILES: &[&str] = &[
+    "add", "commit", "diff", "log", "show", "status", "blame", "ls-files", "grep", "push", "fetch",
+];
+
+/// A program not known to only read (an unknown one, `yq -i`, `sort -o`, `git checkout`) given
+/// a protected file as an operand: `(program, path, rule)`. Known read-only programs without
+/// an in-place or output option, and git subcommands that keep the work tree's files, pass.
+fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String, &'static str)> {
+    for c in a.all_commands() {
+        if matches!(c.program.as_str(), "cd" | "pushd" | "") {
+            continue;
+        }
+        // A protected path inside a script or an option (`sed -n 'w ~/.claude/settings.json'`,
+        // `awk '{print > ".claude/settings.json"}'`, `git log --output=…`), whatever the
+        // program's class: the script decides what it does.
+        // (Interpreters' inline code is `interpreter_paths`': reading is fine there.)
+        if SCRIPTED.contains(&c.program.as_str()) {
+            for w in c
+                .args
+                .iter()
+                .filter(|x| x.starts_with('-') || !looks_like_path(x))
+            {
+                for piece in code_pieces(w) {
+                    let located = c.dir.locate(piece).unwrap_or_else(|| piece.to_string());
+                    if let Some(Protection::Is(rule)) = paths.protection(&located, false) {
+                        return Some((c.program.clone(), piece.to_string(), rule));
+                    }
+                }
+            }
+        }
+        if c.is_read_only() && !in_place(c) {
+            continue;
+        }
+        if c.program == "git" && c.args.iter().any(|x| GIT_KEEPS_FILES.contains(&x.as_str())) {
+            continue;
+        }
+        for w in c
+            .args
+            .iter()
+            .filter(|x| !x.starts_with('-') && looks_like_path(x))
+        {
+            let located = c.dir.locate(w).unwrap_or_else(|| w.clone());
+            if let Some(Protection::Is(rule)) = paths.protection(&located, false) {
+                return Some((c.program.clone(), w.clone(), rule));
+            }
+            // A harness's configuration folder itself (`mount --bind /tmp/e ~/.claude`).
+            if let Some(rule) = paths.harness_folder(&located) {
+                return Some((c.program.clone(), w.clone(), rule));
+            }
+        }
+    }
+    None
+}
+
+/// Programs whose arguments hold a script or an option that can name a file to write or a
+/// command to run (`sed`, `awk`, `git`, `make`, `sqlite3`, `find`, ...).
+const SCRIPTED: &[&str] = &[
+    "sed",
+    "gsed",
+    "awk",
+    "gawk",
+    "mawk",
+    "nawk",
+    "git",
+    "make",
+    "gmake",
+    "sqlite3",
+    "find",
+    "xargs",
+    "env",
+    "yq",
+    "jq",
+    "sort",
+    "tree",
+    "tar",
+    "rsync",
+    "ssh",
+    "scp",
+    "vim",
+    "vi",
+    "nvim",
+    "emacs",
+    "ed",
+    "ex",
+    "expect",
+    "tclsh",
+    "lua",
+    "php",
+    "osascript",
+    "pwsh",
+    "powershell",
+];
+
+/// Words that show inline interpreter code writing, removing or running something (Python,
+/// Node, Perl, Ruby, PHP idioms). Code that names a protected path and holds none of them only
+/// reads it.
+const CODE_WRITES: &[&str] = &[
+    "'w'",
+    "\"w\"",
+    "'wb'",
+    "\"wb\"",
+    "'w+'",
+    "\"w+\"",
+    "'a'",
+    "\"a\"",
+    "'ab'",
+    "\"ab\"",
+    "'a+'",
+    "\"a+\"",
+    "'r+'",
+    "\"r+\"",
+    "'x'",
+    "\"x\"",
+    "mode=",
+    "'>'",
+    "\">\"",
+    "'>>'",
+    "\">>\"",
+    "write",
+    "unlink",
+    "remove",
+    "rename",
+    "rmtree",
+    "truncate",
+    "replace",
+    "move",
+    "rmsync",
+    "rmdir",
+    "symlink",
+    "link(",
+    "copy",
+    "chmod",
+    "system",
+    "exec",
+    "popen",
+    "subprocess",
+    "spawn",
+    "open(f",
+    "sqlite",
+    "touch",
+];
+
+/// The paths named in the inline code of interpreters (`python3 -c CODE`, `node -e CODE`, a
+/// here-document fed to one) that writes or runs something ([`CODE_WRITES`]): every quoted
+/// string and word in the code that reads as a path. Shell scripts are not included: the
+/// shell analysis follows them.
+fn interpreter_paths(a: &Analysis) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in a.all_commands() {
+        let shell = matches!(
+            c.program.as_str(),
+            "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish"
+        );
+        if !c.is_interpreter() || shell {
+            continue;
+        }
+        for code in c.args.iter().chain(c.heredoc.iter()) {
+            let lower = code.to_ascii_lowercase();
+            if !CODE_WRITES.iter().any(|w| lower.contains(w)) {
+                continue;
+            }
+            out.extend(code_pieces(code).into_iter().map(str::to_string));
+        }
+    }
+    out
+}
