@@ -1163,7 +1163,13 @@ fn lex(s: &str) -> (Vec<Tok>, Vec<String>, bool) {
             break;
         }
     }
-    end_word!();
+    if in_word {
+        toks.push(if herestring {
+            Tok::HereString(word, had_sub)
+        } else {
+            Tok::Word(word, had_sub)
+        });
+    }
     (toks, subs, complete)
 }
 
@@ -1656,7 +1662,7 @@ impl SimpleCommand {
 
     /// The git global options before the subcommand and the subcommand's index in
     /// [`SimpleCommand::args`]; `None` when this is not git.
-    fn git_parts(&self) -> Option<(Vec<(String, Option<String>)>, Option<usize>)> {
+    fn git_parts(&self) -> Option<(OptList, Option<usize>)> {
         if self.program != "git" {
             return None;
         }
@@ -2456,21 +2462,9 @@ impl SimpleCommand {
                     && ap.writes.is_empty()
                     && !o.any(&["-i", "--include", "-l", "--load", "-E", "--exec"]);
             }
-            "rg" => {
-                if any(&["--pre"]) || any_prefix(&["--pre="]) {
-                    return false;
-                }
-            }
-            "fd" | "fdfind" => {
-                if any(&["-x", "--exec", "-X", "--exec-batch"]) {
-                    return false;
-                }
-            }
-            "less" | "more" => {
-                if any_prefix(&["--lesskey", "-k"]) {
-                    return false;
-                }
-            }
+            "rg" if any(&["--pre"]) || any_prefix(&["--pre="]) => return false,
+            "fd" | "fdfind" if any(&["-x", "--exec", "-X", "--exec-batch"]) => return false,
+            "less" | "more" if any_prefix(&["--lesskey", "-k"]) => return false,
             "make" | "gmake" => {
                 let o = Opts::parse(
                     a,
@@ -2552,6 +2546,9 @@ impl SimpleCommand {
         })
     }
 }
+
+/// Options as read: `(name, value)`, `-o`/`--output` with the value of one that takes it.
+type OptList = Vec<(String, Option<String>)>;
 
 /// True for an environment variable that makes a program run other code or commands
 /// (`LD_PRELOAD`, `BASH_ENV`, `GIT_*`, `PAGER`, `LESSOPEN`, `EDITOR`, `PERL5OPT`…): a command
