@@ -1856,7 +1856,10 @@ impl SimpleCommand {
                 if t.creates {
                     out.extend(t.files.iter().filter(|f| *f != "-").cloned());
                 }
-                out.extend(t.dirs.iter().cloned());
+                // `-C DIR` is where an extraction writes; a creation reads there.
+                if t.extracts {
+                    out.extend(t.dirs.iter().cloned());
+                }
             }
             "unzip" => {
                 let o = Opts::parse(a, "dxP", "", &[]);
@@ -3973,6 +3976,10 @@ mod tests {
         for (line, written) in [
             ("tar czf out.tgz src", vec![("out.tgz".to_string(), File)]),
             ("tar -cf out.tar src", vec![("out.tar".to_string(), File)]),
+            (
+                "tar czf /tmp/b.tgz -C ~ .ssh",
+                vec![("/tmp/b.tgz".to_string(), File)],
+            ),
             ("tar tzf a.tgz", vec![]),
             ("tar -tf a.tar", vec![]),
             ("unzip -l a.zip", vec![]),
