@@ -19,10 +19,7 @@ const BIRTH_SLACK: i64 = 5;
 /// # Errors
 /// A database error reading the creation time.
 fn began_before(store: &Store, ev: &Event) -> Result<bool> {
-    let Some(path) = ev
-        .transcript
-        .as_deref()
-        .filter(|_| ev.kind == EventKind::PromptSubmit)
+    let Some(path) = ev.transcript.as_deref().filter(|_| ev.kind == EventKind::PromptSubmit)
     else {
         return Ok(false);
     };
