@@ -140,6 +140,8 @@ pub struct WriteTarget {
     /// latter lower-cased) that every entry written under the path matches. Empty when any
     /// entry may be.
     pub names: Vec<String>,
+    /// The program that writes (basename: `cp`, `git`, `tar`).
+    pub by: String,
 }
 
 /// The analysis of a whole command line.
@@ -3128,6 +3130,7 @@ impl Analysis {
                     kind,
                     sources,
                     names: c.find_names(),
+                    by: c.program.clone(),
                 };
                 match out.iter_mut().find(|o| o.path == t.path) {
                     Some(o) if t.kind > o.kind => *o = t,

@@ -307,3 +307,39 @@ fn read_only_guard_commands_pass_in_a_tainted_session() {
     );
     assert_eq!(verdict("claude", &r), "ask", "{r:?}");
 }
+
+/// Everyday commands in a project that holds `.claude/settings.json` pass in a clean session.
+#[test]
+fn everyday_work_in_a_project_with_agent_settings_passes() {
+    let (_t, home, db) = home();
+    let cwd = format!("{home}/proj");
+    std::fs::write(format!("{cwd}/.claude/settings.json"), "{}").unwrap();
+    start_in(&home, "claude", &db);
+    for cmd in [
+        "git checkout main",
+        "git checkout -b feature/x",
+        "git stash pop",
+        "git pull --rebase",
+        "find . -name '*.pyc' -delete",
+        "find . -name __pycache__ -type d -exec rm -rf {} +",
+        "find . -type f -name '*.orig' -exec rm {} \\;",
+        "rm -rf node_modules dist && npm ci",
+        "python3 -c \"import json; d=json.load(open('.claude/settings.json')); print(d)\"",
+        "cat .claude/settings.json | jq .hooks",
+        "git add .claude/settings.json && git commit -m 'hooks'",
+        "mkdir -p .claude/commands && cp docs/review.md .claude/commands/",
+        "cd intentshield && cargo build",
+        "cp -r dist/* ~/",
+    ] {
+        let r = hook_in(&home, "claude", &shell_call("claude", "s", &cwd, cmd), &db);
+        assert_eq!(verdict("claude", &r), "none", "{cmd}: {r:?}");
+    }
+    // Writing into the project's root from an archive may overwrite its settings: asked.
+    let r = hook_in(
+        &home,
+        "claude",
+        &shell_call("claude", "s", &cwd, "tar xzf /tmp/vendor.tgz"),
+        &db,
+    );
+    assert_eq!(verdict("claude", &r), "ask", "{r:?}");
+}

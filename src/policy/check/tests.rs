@@ -914,10 +914,11 @@ fn tamper_guard_state() {
     const GS: &str = "tamper.guard_state";
     let db = format!("{OWN}/intentshield.db");
     run(vec![
+        deny("awk runs sqlite3 on the database", shell(&format!("awk 'BEGIN{{system(\"sqlite3 {db} .tables\")}}'")), GS),
         deny("sed e runs sqlite3 on the database", shell(&format!("sed -n '1e sqlite3 {db} \"update sessions set tainted=0\"' /etc/hostname")), GS),
-        deny("git writes the config with --output", shell("git log -1 --format='tformat:review = \"never\"' --output=$HOME/.config/intentshield/config.toml"), GS),
+        deny("git writes the config with --output", shell("git log -1 --format='tformat:review = \"never\"' --output=$HOME/.config/intentshield/config.toml"), "builtin.protected_path"),
         deny("sqlite3 on a glob of the database", shell("sqlite3 ~/.local/share/intent*/intentshield.db 'delete from sessions'"), GS),
-        deny("sqlite3 sort -o empties the database", shell("sort -o ~/.local/share/intentshield/intentshield.db /dev/null"), GS),
+        deny("sqlite3 sort -o empties the database", shell("sort -o ~/.local/share/intentshield/intentshield.db /dev/null"), "builtin.protected_path"),
         deny("sqlite3 taint reset", shell(&format!("sqlite3 {db} 'UPDATE sessions SET tainted=0'")), GS)
             .rules(&["tamper.guard_state"]),
         deny("sqlite3 through xargs", shell(&format!("echo 'DELETE FROM sessions' | xargs -0 sqlite3 {db}")), GS),
@@ -991,8 +992,8 @@ fn tamper_protected_folders() {
         deny("cp -r of a settings file into ~/.claude", shell("cp -r /tmp/evil/settings.json ~/.claude/"), PP),
         ask("chmod of ~/.claude", shell("chmod 000 ~/.claude"), PP),
         ask("mount over ~/.claude", shell("mount --bind /tmp/empty ~/.claude"), PP),
-        ask("git log --output into the settings", shell("git log -1 --format=x --output=$HOME/.claude/settings.json"), PP),
-        ask("sed w into the settings", shell("sed -n 'w /home/dev/.claude/settings.json' /etc/hostname"), PP),
+        deny("git log --output into the settings", shell("git log -1 --format=x --output=$HOME/.claude/settings.json"), PP),
+        deny("sed w into the settings", shell("sed -n 'w /home/dev/.claude/settings.json' /etc/hostname"), PP),
         deny("MCP write_file with a file:// URI", mcp("fs", "write_file", json!({"uri": "file:///home/dev/.config/intentshield/config.toml", "content": "review='never'"})), PP),
         deny("MCP folder and name", mcp("fs", "create_file", json!({"directory": "~/.claude", "name": "settings.json", "content": "{}"})), PP),
         deny("MCP rm of ~/.claude", mcp("fs", "rm", json!({"path": "~/.claude"})), PP),

@@ -7,7 +7,19 @@ use super::{code_pieces, in_place, looks_like_path};
 use crate::decision::{Decision, Reason, Verdict};
 use crate::event::{Tool, ToolKind};
 use crate::paths::{PathContext, Protection};
-use crate::shell::{Analysis, WriteKind};
+use crate::shell::{Analysis, WriteKind, WriteTarget};
+
+/// A write of `path`, `how`, by `by`, located, with no sources or name patterns.
+fn target(path: String, how: WriteKind, by: &str) -> WriteTarget {
+    WriteTarget {
+        path,
+        located: true,
+        kind: how,
+        sources: Vec::new(),
+        names: Vec::new(),
+        by: by.to_string(),
+    }
+}
 
 /// The write to a protected path this call makes, if any: a deny when it writes a protected
 /// file or removes or replaces a folder holding one, an ask when it writes into such a folder
@@ -27,19 +39,14 @@ pub(super) fn protected_write(
     } else {
         WriteKind::File
     };
-    // (path, how, located, copied sources, find's name patterns)
-    type Target = (String, WriteKind, bool, Vec<String>, Vec<String>);
-    let mut targets: Vec<Target> = tool
+    let by = tool.name.clone();
+    let mut targets: Vec<WriteTarget> = tool
         .write_paths
         .iter()
-        .map(|p| (p.clone(), file_how, true, Vec::new(), Vec::new()))
+        .map(|p| target(p.clone(), file_how, &by))
         .collect();
     if let Some(a) = sh {
-        targets.extend(
-            a.write_targets()
-                .into_iter()
-                .map(|t| (t.path, t.kind, t.located, t.sources, t.names)),
-        );
+        targets.extend(a.write_targets());
     }
     if !matches!(
         tool.kind,
@@ -69,19 +76,10 @@ pub(super) fn protected_write(
             .collect();
         for d in dirs.iter().take(16) {
             for n in &names {
-                targets.push((
-                    format!("{}/{n}", d.trim_end_matches('/')),
-                    how,
-                    true,
-                    Vec::new(),
-                    Vec::new(),
-                ));
+                targets.push(target(format!("{}/{n}", d.trim_end_matches('/')), how, &by));
             }
         }
-        targets.extend(
-            dirs.into_iter()
-                .map(|p| (p, how, true, Vec::new(), Vec::new())),
-        );
+        targets.extend(dirs.into_iter().map(|p| target(p, how, &by)));
     }
     if let Some((link, rule)) = sh.and_then(|a| links_protected(a, paths)) {
         return Some(
@@ -100,7 +98,7 @@ pub(super) fn protected_write(
         targets.extend(
             interpreter_paths(a)
                 .into_iter()
-                .map(|p| (p, WriteKind::File, true, Vec::new(), Vec::new())),
+                .map(|p| target(p, WriteKind::File, &by)),
         );
     }
     let mut ask: Option<Decision> = None;
@@ -118,7 +116,15 @@ pub(super) fn protected_write(
         );
     }
     let protected_names = paths.protected_names();
-    for (t, how, located, sources, names) in targets {
+    for WriteTarget {
+        path: t,
+        kind: how,
+        located,
+        sources,
+        names,
+        by,
+    } in targets
+    {
         // A folder held in a variable or built by a substitution (`"$d/settings.json"`) is
         // as unknown as one reached by `cd "$d"`.
         let rest = t
@@ -156,6 +162,10 @@ pub(super) fn protected_write(
                     .evidence(t),
                 )
             }
+            // Git's work-tree commands (`checkout`, `stash pop`, `reset --hard`) change the
+            // tracked files they name; a pathspec naming a protected file is asked about by
+            // `passes_protected`, a branch switch is everyday work.
+            Some(Protection::Holds(_)) if by == "git" && how == WriteKind::Into => {}
             // `find DIR -name '*.pyc' -delete` removes only entries of that name.
             Some(Protection::Holds(_))
                 if !names.is_empty()
