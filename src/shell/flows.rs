@@ -1,0 +1,351 @@
+//! Dangerous flows across a line: a download fed to an interpreter
+//! ([`Analysis::pipe_to_shell`]), a secret fed to the network ([`Analysis::secret_egress`],
+//! with [`is_secret_path`], [`is_secret_var`] and [`glob_match`]), and a nested coding agent
+//! started with its permission checks off ([`Analysis::nested_agent_unsafe`]).
+
+use super::command::{basename, SimpleCommand};
+use super::Analysis;
+
+impl Analysis {
+    /// A download fed to an interpreter: `curl … | sh`, `sh <(curl …)`, `bash -c "$(curl …)"`,
+    /// `eval "$(wget -O- …)"`, `python3 -c "$(curl …)"`. Returns a short description.
+    pub fn pipe_to_shell(&self) -> Option<String> {
+        for p in &self.pipelines {
+            if let Some(d) = p.iter().position(|c| c.is_downloader()) {
+                if let Some(sh) = p[d + 1..].iter().find(|c| c.is_interpreter()) {
+                    return Some(format!("{} | {}", p[d].program, sh.program));
+                }
+            }
+        }
+        for (pi, ci, n) in &self.nested {
+            let downloads = n.all_commands().iter().any(|c| c.is_downloader());
+            if !downloads {
+                continue;
+            }
+            if let Some(owner) = self.pipelines.get(*pi).and_then(|p| p.get(*ci)) {
+                if owner.is_interpreter() {
+                    return Some(format!("{} $(download)", owner.program));
+                }
+            }
+            // `sh <(curl …)` is recorded as a word of the interpreter's command.
+            for p in &self.pipelines {
+                for c in p {
+                    if c.is_interpreter()
+                        && c.args.iter().any(|a| a == "<(…)" || a.contains("$(…)"))
+                    {
+                        return Some(format!("{} <(download)", c.program));
+                    }
+                }
+            }
+        }
+        for (_, _, n) in &self.nested {
+            if let Some(x) = n.pipe_to_shell() {
+                return Some(x);
+            }
+        }
+        // Download to a file, then run it in the same line (`curl -o i.sh URL && bash i.sh`,
+        // `curl URL > /tmp/i.sh; sh /tmp/i.sh`, `chmod +x i.sh && ./i.sh`).
+        let cmds: Vec<&SimpleCommand> = self.pipelines.iter().flatten().collect();
+        for (i, c) in cmds.iter().enumerate() {
+            if !c.is_downloader() {
+                continue;
+            }
+            for f in c.writes() {
+                let name = basename(&f).to_string();
+                if name.is_empty() {
+                    continue;
+                }
+                let runs = cmds[i + 1..].iter().any(|r| {
+                    r.program == name
+                        || (r.is_interpreter() && r.args.iter().any(|a| basename(a) == name))
+                });
+                if runs {
+                    return Some(format!("{} -o {name}, then runs it", c.program));
+                }
+            }
+        }
+        None
+    }
+
+    /// A nested coding agent started with its permission checks off (Claude Code
+    /// `--dangerously-skip-permissions` / `--permission-mode bypassPermissions`, Codex
+    /// `--dangerously-bypass-approvals-and-sandbox` / `--yolo`, Gemini CLI `--yolo` /
+    /// `--approval-mode yolo`, and the like).
+    pub fn nested_agent_unsafe(&self) -> Option<String> {
+        const AGENTS: &[&str] = &[
+            "claude",
+            "codex",
+            "gemini",
+            "cursor-agent",
+            "amp",
+            "aider",
+            "opencode",
+            "goose",
+            "qwen",
+            "crush",
+        ];
+        for c in self.all_commands() {
+            let mut words: Vec<&str> = vec![c.program.as_str()];
+            words.extend(c.args.iter().map(String::as_str));
+            // The agent is the program itself, or what a package runner starts
+            // (`npx @anthropic-ai/claude-code`, `bunx`, `pnpm dlx`, `uvx`...).
+            const RUNNERS: &[&str] =
+                &["npx", "bunx", "pnpm", "yarn", "uvx", "pipx", "node", "deno"];
+            let launched: Vec<&str> = if RUNNERS.contains(&c.program.as_str()) {
+                c.args
+                    .iter()
+                    .filter(|a| {
+                        !a.starts_with('-') && !matches!(a.as_str(), "dlx" | "exec" | "run")
+                    })
+                    .take(1)
+                    .map(String::as_str)
+                    .collect()
+            } else {
+                vec![c.program.as_str()]
+            };
+            let names_agent = launched.iter().any(|w| {
+                let w = w.trim_start_matches('@');
+                AGENTS.iter().any(|a| {
+                    *w == **a
+                        || w.ends_with(&format!("/{a}"))
+                        || w.contains(&format!("{a}-code"))
+                        || w.contains(&format!("{a}-cli"))
+                        || w.starts_with(&format!("{a}@"))
+                })
+            });
+            if !names_agent {
+                continue;
+            }
+            for (i, w) in words.iter().enumerate() {
+                let next = words.get(i + 1).copied().unwrap_or("");
+                let bad = matches!(
+                    *w,
+                    "--dangerously-skip-permissions"
+                        | "--dangerously-bypass-approvals-and-sandbox"
+                        | "--dangerously-allow-all"
+                        | "--yolo"
+                        | "--yes-always"
+                        | "--permission-mode=bypassPermissions"
+                        | "--approval-mode=yolo"
+                ) || (*w == "--permission-mode" && next == "bypassPermissions")
+                    || (*w == "--approval-mode" && next == "yolo")
+                    || (*w == "-y" && c.program == "gemini");
+                if bad {
+                    return Some(format!("{} {}", c.program, w));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// True when a path or glob names a secret: SSH private keys, cloud credentials, `.env`
+/// files (not `.env.example`, `.env.sample`, `.env.template`, `.env.dist`), `.netrc`,
+/// `.pgpass`, `.git-credentials`, registry tokens. Globs (`.e*`, `id_*`) that could match one
+/// count too.
+pub fn is_secret_path(p: &str) -> bool {
+    let p = p.trim_matches(|c| c == '"' || c == '\'');
+    let p = p.strip_prefix('@').unwrap_or(p); // curl -d @file
+    let p = p
+        .split_once('=')
+        .map(|(_, v)| v.strip_prefix('@').unwrap_or(v)) // curl -F file=@.env
+        .filter(|v| v.contains('/') || v.starts_with('.'))
+        .unwrap_or(p);
+    let trimmed = p.trim_end_matches('/');
+    if trimmed == ".ssh" || trimmed.ends_with("/.ssh") {
+        return true; // the whole key directory
+    }
+    let name = p.rsplit('/').next().unwrap_or(p);
+    let lower = p.to_ascii_lowercase();
+    let lname = name.to_ascii_lowercase();
+    if lower.contains(".ssh/") && (lname.starts_with("id_") && !lname.ends_with(".pub")) {
+        return true;
+    }
+    if lower.contains(".ssh/") && (lname.contains('*') || lname == "*") {
+        return true;
+    }
+    if lower.contains(".aws/credentials")
+        || lower.contains(".config/gcloud")
+        || lower.contains("application_default_credentials")
+        || lower.contains(".azure/")
+        || lower.contains(".kube/config")
+        || lower.contains(".docker/config.json")
+    {
+        return true;
+    }
+    if matches!(
+        lname.as_str(),
+        ".netrc" | ".pgpass" | ".git-credentials" | ".pypirc" | "credentials.json" | ".npmrc"
+    ) {
+        return true;
+    }
+    if lname == ".env" || (lname.starts_with(".env.") && !is_env_template(&lname)) {
+        return true;
+    }
+    // Globs that match `.env` or an SSH key.
+    if lname.contains('*') || lname.contains('?') || lname.contains('[') {
+        return glob_match(&lname, ".env")
+            || glob_match(&lname, "id_rsa")
+            || glob_match(&lname, "id_ed25519");
+    }
+    false
+}
+
+fn is_env_template(name: &str) -> bool {
+    [
+        "example", "sample", "template", "dist", "defaults", "schema",
+    ]
+    .iter()
+    .any(|s| name.ends_with(s))
+}
+
+/// Minimal glob: `*` and `?`; `[...]` matches any one character. A pattern too costly to
+/// decide within the step budget counts as matching (it may).
+pub fn glob_match(pat: &str, s: &str) -> bool {
+    let p: Vec<char> = pat.chars().collect();
+    let t: Vec<char> = s.chars().collect();
+    fn go(p: &[char], t: &[char], budget: &mut u32) -> bool {
+        *budget = budget.saturating_sub(1);
+        if *budget == 0 {
+            return false;
+        }
+        match p.first() {
+            None => t.is_empty(),
+            Some('*') => (0..=t.len()).any(|k| go(&p[1..], &t[k..], budget)),
+            Some('?') => !t.is_empty() && go(&p[1..], &t[1..], budget),
+            Some('[') => {
+                let close = p.iter().position(|c| *c == ']').unwrap_or(p.len() - 1);
+                !t.is_empty() && go(&p[close + 1..], &t[1..], budget)
+            }
+            Some(c) => t.first() == Some(c) && go(&p[1..], &t[1..], budget),
+        }
+    }
+    let mut budget = 10_000;
+    go(&p, &t, &mut budget) || budget == 0
+}
+
+/// True when an environment-variable reference names a secret (`$AWS_SECRET_ACCESS_KEY`,
+/// `${GITHUB_TOKEN}`, `$OPENAI_API_KEY`, `$DB_PASSWORD`).
+pub fn is_secret_var(word: &str) -> bool {
+    let mut rest = word;
+    while let Some(pos) = rest.find('$') {
+        let after = &rest[pos + 1..];
+        let after = after.strip_prefix('{').unwrap_or(after);
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let up = name.to_ascii_uppercase();
+        if up.len() > 3
+            && (up.contains("TOKEN")
+                || up.contains("SECRET")
+                || up.contains("PASSWORD")
+                || up.contains("PASSWD")
+                || up.ends_with("_KEY")
+                || up.contains("API_KEY")
+                || up.contains("CREDENTIAL"))
+        {
+            return true;
+        }
+        rest = &after[name.len().min(after.len())..];
+    }
+    false
+}
+
+impl Analysis {
+    /// Secrets flowing into the network: a network command whose arguments name a secret file
+    /// or variable, that reads a substitution that touches one, or that sits in a pipeline with
+    /// a command that reads one (`cat .env | curl -d @- …`). Returns the secret's word.
+    pub fn secret_egress(&self) -> Option<SecretFlow> {
+        // Words of a command that name what it reads or sends: its arguments (less the key
+        // an SSH client authenticates with: it is used, not sent) and its `<` inputs.
+        let cmd_secret = |c: &SimpleCommand| -> Option<SecretFlow> {
+            let ssh_like = matches!(c.program.as_str(), "ssh" | "scp" | "sftp" | "rsync" | "git");
+            let mut skip_next = false;
+            for w in std::iter::once(&c.program).chain(c.args.iter()) {
+                if skip_next {
+                    skip_next = false;
+                    continue;
+                }
+                if ssh_like && w == "-i" {
+                    skip_next = true;
+                    continue;
+                }
+                if ssh_like && (w.contains("IdentityFile") || w.starts_with("-i")) {
+                    continue;
+                }
+                if is_secret_path(w) {
+                    return Some(SecretFlow {
+                        word: w.clone(),
+                        file: true,
+                    });
+                }
+                if is_secret_var(w) {
+                    return Some(SecretFlow {
+                        word: w.clone(),
+                        file: false,
+                    });
+                }
+            }
+            if let Some(r) = c.redirect_reads.iter().find(|r| is_secret_path(r)) {
+                return Some(SecretFlow {
+                    word: r.clone(),
+                    file: true,
+                });
+            }
+            // The whole environment (`env | curl -d @- …`, `printenv > /dev/tcp/…`).
+            if matches!(c.program.as_str(), "env" | "printenv")
+                && c.args.iter().all(|a| a.starts_with('-'))
+            {
+                return Some(SecretFlow {
+                    word: c.program.clone(),
+                    file: true,
+                });
+            }
+            None
+        };
+        for (pi, p) in self.pipelines.iter().enumerate() {
+            let net = p.iter().any(|c| c.is_network());
+            if net {
+                for c in p {
+                    if let Some(s) = cmd_secret(c) {
+                        return Some(s);
+                    }
+                }
+            }
+            // A substitution feeding a network command (`ping $(cat .env).x`).
+            for (npi, nci, n) in &self.nested {
+                if *npi != pi {
+                    continue;
+                }
+                let owner_net = p.get(*nci).is_some_and(|c| c.is_network()) || net;
+                if owner_net {
+                    for c in n.all_commands() {
+                        if let Some(s) = cmd_secret(c) {
+                            return Some(s);
+                        }
+                    }
+                }
+            }
+        }
+        for (_, _, n) in &self.nested {
+            if let Some(s) = n.secret_egress() {
+                return Some(s);
+            }
+        }
+        None
+    }
+}
+
+/// A secret found flowing into the network.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretFlow {
+    /// The word that names it (`.env`, `~/.ssh/id_rsa`, `$GITHUB_TOKEN`, `env`).
+    pub word: String,
+    /// True for a file or the whole environment; false for one variable (a token sent with
+    /// its own request is everyday work, so the policy asks rather than denies for it).
+    pub file: bool,
+}
+
+#[cfg(test)]
+mod tests;
