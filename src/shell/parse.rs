@@ -238,8 +238,10 @@ pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Va
                 .get(owner.0)
                 .and_then(|p| p.get(owner.1))
                 .map_or(Dir::Start, |c| c.dir.clone());
-            a.nested
-                .push((owner.0, owner.1, analyze_depth(&s, depth + 1, &dir, &vars)));
+            let child = analyze_depth(&s, depth + 1, &dir, &vars);
+            // What a substitution nested too deep holds was not analysed: nor is the line.
+            a.incomplete |= child.incomplete;
+            a.nested.push((owner.0, owner.1, child));
         }
     }
     a
