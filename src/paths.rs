@@ -11,7 +11,7 @@ use crate::harness::spec::ConfigFiles;
 use std::path::{Component, Path, PathBuf};
 
 /// Where relative and `~` paths are resolved from, and which files are ours.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct PathContext {
     /// `$HOME`.
     pub home: Option<String>,
@@ -20,7 +20,28 @@ pub struct PathContext {
     /// Our own files ([`own_files`]): a write to one of them, or to anything under one that is
     /// a folder, is tampering with the guard.
     pub own: Vec<PathBuf>,
+    /// Folder entries the glob expansions of one call may still read (see [`GLOB_BUDGET`]);
+    /// once spent, a glob is taken as reaching what it could name.
+    pub glob_budget: std::cell::Cell<usize>,
+    /// [`PathContext::protected_roots`], computed once per call.
+    roots: std::cell::OnceCell<Vec<(PathBuf, &'static str)>>,
 }
+
+impl Default for PathContext {
+    fn default() -> Self {
+        PathContext {
+            home: None,
+            cwd: None,
+            own: Vec::new(),
+            glob_budget: std::cell::Cell::new(GLOB_BUDGET),
+            roots: std::cell::OnceCell::new(),
+        }
+    }
+}
+
+/// Folder entries the glob expansions of one call may read in all (`echo * * * …` must not
+/// make a call take longer than the harness's hook timeout).
+pub const GLOB_BUDGET: usize = 20_000;
 
 /// The SQLite companions of a database file: its write-ahead log, shared-memory index and
 /// rollback journal (<https://sqlite.org/tempfiles.html>). Writing or removing one corrupts or
@@ -81,14 +102,133 @@ pub fn own_files(db: Option<&Path>, config_flag: Option<&PathBuf>) -> Vec<PathBu
     own
 }
 
+/// Most alternatives a brace pattern is expanded to; more is taken as reaching our state.
+pub const MAX_BRACES: usize = 64;
+
+/// The words a shell brace pattern expands to (`~/.{claude,codex}` gives `~/.claude` and
+/// `~/.codex`; nested and several groups too), at most [`MAX_BRACES`]. A group without a
+/// comma (`${HOME}`, `{}`) is left as written.
+pub fn expand_braces(p: &str) -> Vec<String> {
+    let mut out = vec![p.to_string()];
+    for _ in 0..8 {
+        let mut next = Vec::new();
+        let mut changed = false;
+        for w in &out {
+            match first_brace_group(w) {
+                Some((open, close)) => {
+                    changed = true;
+                    let (head, body, tail) = (&w[..open], &w[open + 1..close], &w[close + 1..]);
+                    for alt in split_top_commas(body) {
+                        next.push(format!("{head}{alt}{tail}"));
+                        if next.len() >= MAX_BRACES {
+                            return next;
+                        }
+                    }
+                }
+                None => next.push(w.clone()),
+            }
+        }
+        out = next;
+        if !changed {
+            break;
+        }
+    }
+    out
+}
+
+/// The byte range of the first `{…,…}` group (outermost, balanced, holding a top-level comma,
+/// not preceded by `$`).
+fn first_brace_group(w: &str) -> Option<(usize, usize)> {
+    let b = w.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'{' && (i == 0 || b[i - 1] != b'$') {
+            let mut depth = 0;
+            let mut comma = false;
+            for (j, &c) in b.iter().enumerate().skip(i) {
+                match c {
+                    b'{' => depth += 1,
+                    b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            if comma {
+                                return Some((i, j));
+                            }
+                            break;
+                        }
+                    }
+                    b',' if depth == 1 => comma = true,
+                    _ => {}
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `a,{b,c},d` split at its top-level commas.
+fn split_top_commas(body: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, c) in body.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&body[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&body[start..]);
+    out
+}
+
+/// True for bash's extended globs (`@(…)`, `!(…)`, `+(…)`, `*(…)`, `?(…)`).
+fn has_extglob(p: &str) -> bool {
+    ["@(", "!(", "+(", "*(", "?("].iter().any(|x| p.contains(x))
+}
+
+/// An extended glob widened to a plain one: each `X(…)` group becomes `*` (it matches at
+/// least what the group could).
+fn extglob_to_glob(p: &str) -> String {
+    let mut out = String::new();
+    let mut chars = p.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '@' | '!' | '+' | '*' | '?') && chars.peek() == Some(&'(') {
+            let mut depth = 0;
+            for d in chars.by_ref() {
+                match d {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            out.push('*');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Most paths a glob in a write target is expanded to; a glob matching more is taken as
 /// reaching our state.
 pub const MAX_GLOB: usize = 1024;
 
 /// The existing paths `pattern` (absolute, `*`, `?`, `[...]` in its components) matches, as
 /// the shell expands it (a `*` or `?` does not match a leading `.`). `None` when it matches
-/// more than [`MAX_GLOB`] or a folder on the way lists more than 4096 entries.
-fn expand_glob(pattern: &Path) -> Option<Vec<PathBuf>> {
+/// more than [`MAX_GLOB`], a folder on the way lists more than 4096 entries, or `budget`
+/// (entries the call may still read) runs out.
+fn expand_glob(pattern: &Path, budget: &std::cell::Cell<usize>) -> Option<Vec<PathBuf>> {
     let mut current = vec![PathBuf::from("/")];
     for comp in pattern.components() {
         let Component::Normal(c) = comp else {
@@ -105,9 +245,11 @@ fn expand_glob(pattern: &Path) -> Option<Vec<PathBuf>> {
                 continue;
             };
             for (i, e) in entries.flatten().enumerate() {
-                if i >= 4096 {
+                let left = budget.get();
+                if i >= 4096 || left == 0 {
                     return None;
                 }
+                budget.set(left - 1);
                 let name = e.file_name().to_string_lossy().into_owned();
                 if name_glob_match(&c, &name) {
                     next.push(dir.join(name));
@@ -133,7 +275,8 @@ fn name_glob_match(pattern: &str, name: &str) -> bool {
     if name.starts_with('.') && !pattern.starts_with('.') {
         return false;
     }
-    crate::shell::glob_match(pattern, name)
+    // Without regard to case: `shopt -s nocaseglob` makes `~/.CLAUDE*` match `~/.claude`.
+    crate::shell::glob_match(&pattern.to_lowercase(), &name.to_lowercase())
 }
 
 /// True when the absolute glob `pattern` matches `path` component by component.
@@ -149,6 +292,28 @@ fn glob_path_match(pattern: &Path, path: &Path) -> bool {
         })
 }
 
+/// System-wide settings folders of the harnesses (managed settings, which outrank a user's:
+/// Claude Code's `managed-settings.json`, Gemini CLI's system settings, Codex's
+/// `requirements.toml`, Cursor's), with their protection rule.
+const SYSTEM_SETTINGS: &[(&str, &str)] = &[
+    ("/etc/claude-code", "protect.claude_settings"),
+    (
+        "/library/application support/claudecode",
+        "protect.claude_settings",
+    ),
+    ("/etc/gemini-cli", "protect.gemini_config"),
+    (
+        "/library/application support/geminicli",
+        "protect.gemini_config",
+    ),
+    ("/etc/codex", "protect.codex_config"),
+    ("/etc/cursor", "protect.cursor_config"),
+    (
+        "/library/application support/cursor",
+        "protect.cursor_config",
+    ),
+];
+
 /// Why a write to a path is refused ([`PathContext::protection`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protection {
@@ -157,13 +322,18 @@ pub enum Protection {
     /// The path is a folder that holds a protected file or folder (`~`, `~/.claude`, a
     /// project): removing, moving, replacing or writing into it reaches that file.
     Holds(&'static str),
+    /// The path is a file that changes how the harness or its tools start (a shell start-up
+    /// file, which can export `CLAUDE_CONFIG_DIR` or alias the harness; the global git
+    /// config, which can name programs git runs): writing it is asked about, since setting
+    /// up a tool also writes there.
+    Sensitive(&'static str),
 }
 
 impl Protection {
     /// The protection rule (`protect.claude_settings`, `protect.intentshield_state`, ...).
     pub fn rule(self) -> &'static str {
         match self {
-            Protection::Is(r) | Protection::Holds(r) => r,
+            Protection::Is(r) | Protection::Holds(r) | Protection::Sensitive(r) => r,
         }
     }
 }
@@ -185,6 +355,7 @@ impl PathContext {
             home: crate::env::text(crate::env::HOME),
             cwd: cwd.map(str::to_string),
             own,
+            ..PathContext::default()
         }
     }
 
@@ -249,8 +420,21 @@ impl PathContext {
     /// which also reaches every protected file under it. `p` is resolved (`~`, `$HOME`, `..`,
     /// cwd), and compared both as written and through the symlinks that exist now.
     pub fn protection(&self, p: &str, tree: bool) -> Option<Protection> {
-        if p.contains(['*', '?', '[']) {
-            return self.glob_protection(p, tree);
+        // Brace expansion comes first in the shell (`~/.{claude,x}`): every alternative.
+        if p.contains('{') && p.contains(',') {
+            let alternatives = expand_braces(p);
+            if alternatives.len() > 1 {
+                return alternatives
+                    .iter()
+                    .find_map(|a| self.protection(a, tree))
+                    .or_else(|| {
+                        (alternatives.len() >= MAX_BRACES)
+                            .then_some(Protection::Holds("protect.intentshield_state"))
+                    });
+            }
+        }
+        if p.contains(['*', '?', '[']) || has_extglob(p) {
+            return self.glob_protection(&extglob_to_glob(p), tree);
         }
         self.protection_of(p, tree)
     }
@@ -271,6 +455,48 @@ impl PathContext {
                 }
             }
         }
+        for r in std::iter::once(&lexical).chain(real.as_ref()) {
+            if let Some(rule) = self.sensitive(r) {
+                return Some(Protection::Sensitive(rule));
+            }
+        }
+        None
+    }
+
+    /// The rule of a [`Protection::Sensitive`] file, if `r` (resolved) is one: a shell start-up
+    /// file in the home directory, or the user's git config.
+    fn sensitive(&self, r: &Path) -> Option<&'static str> {
+        let home = fold(Path::new(self.home.as_deref()?));
+        let r = fold(r);
+        let rel = r.strip_prefix(&home).ok()?.to_string_lossy().into_owned();
+        const STARTUP: &[&str] = &[
+            ".bashrc",
+            ".bash_profile",
+            ".bash_login",
+            ".bash_logout",
+            ".profile",
+            ".zshrc",
+            ".zshenv",
+            ".zprofile",
+            ".zlogin",
+            ".kshrc",
+            ".cshrc",
+            ".tcshrc",
+            ".inputrc",
+            ".config/fish/config.fish",
+            ".pam_environment",
+            ".config/environment.d",
+        ];
+        if STARTUP
+            .iter()
+            .any(|s| rel == *s || rel.starts_with(&format!("{s}/")))
+            || rel.starts_with(".config/fish/conf.d/")
+        {
+            return Some("protect.shell_startup");
+        }
+        if rel == ".gitconfig" || rel == ".config/git/config" || rel.starts_with(".config/git/") {
+            return Some("protect.git_config");
+        }
         None
     }
 
@@ -280,7 +506,7 @@ impl PathContext {
     /// file that does not exist yet still counts). Reads the folders the pattern walks.
     fn glob_protection(&self, p: &str, tree: bool) -> Option<Protection> {
         let pattern = self.resolve(p);
-        let expanded = expand_glob(&pattern);
+        let expanded = expand_glob(&pattern, &self.glob_budget);
         for m in expanded.iter().flatten() {
             if let Some(x) = self.protection_of(&m.to_string_lossy(), tree) {
                 return Some(x);
@@ -291,7 +517,7 @@ impl PathContext {
                 if !glob_path_match(&pattern, anc) {
                     continue;
                 }
-                if anc == root && self.own.contains(&root) {
+                if anc == root && self.own.contains(root) {
                     return Some(Protection::Is(rule));
                 }
                 if tree {
@@ -336,7 +562,12 @@ impl PathContext {
     /// The folders and files whose removal or replacement disables a harness's hooks or this
     /// guard: our own files, each harness's configuration folder in the home directory and in
     /// the working directory, and the other agents' MCP settings.
-    fn protected_roots(&self) -> Vec<(PathBuf, &'static str)> {
+    fn protected_roots(&self) -> &[(PathBuf, &'static str)] {
+        self.roots.get_or_init(|| self.find_protected_roots())
+    }
+
+    /// [`Self::protected_roots`], looked up (stats the project's harness folders).
+    fn find_protected_roots(&self) -> Vec<(PathBuf, &'static str)> {
         let mut roots: Vec<(PathBuf, &'static str)> = self
             .own
             .iter()
@@ -379,7 +610,7 @@ impl PathContext {
     fn holds_protected(&self, r: &Path) -> Option<&'static str> {
         let folded = fold(r);
         for (root, rule) in self.protected_roots() {
-            if fold(&root).starts_with(&folded) {
+            if fold(root).starts_with(&folded) {
                 return Some(rule);
             }
         }
@@ -505,6 +736,12 @@ impl PathContext {
         if name == ".mcp.json" || name == ".claude.json" {
             return Some("protect.mcp_config");
         }
+        // Each harness's system-wide (managed) settings, which outrank the user's.
+        for (dir, rule) in SYSTEM_SETTINGS {
+            if r.starts_with(dir) {
+                return Some(rule);
+            }
+        }
         if let Some(home) = &self.home {
             let home = fold(Path::new(home));
             for h in Harness::ALL {
@@ -550,6 +787,8 @@ mod tests {
             home: Some("/home/dev".into()),
             cwd: Some("/home/dev/proj".into()),
             own: vec![PathBuf::from("/home/dev/.local/share/intentshield")],
+            glob_budget: std::cell::Cell::new(GLOB_BUDGET),
+            roots: std::cell::OnceCell::new(),
         }
     }
 
@@ -598,6 +837,8 @@ mod tests {
             home: Some(home.into()),
             cwd: Some("/home/dev/proj".into()),
             own,
+            glob_budget: std::cell::Cell::new(GLOB_BUDGET),
+            roots: std::cell::OnceCell::new(),
         };
         for p in [
             "~/is.sqlite",
@@ -671,6 +912,8 @@ mod tests {
             home: Some(home.to_string_lossy().into()),
             cwd: Some(tmp.path().to_string_lossy().into()),
             own: Vec::new(),
+            glob_budget: std::cell::Cell::new(GLOB_BUDGET),
+            roots: std::cell::OnceCell::new(),
         };
         assert_eq!(
             c.protected("innocent/settings.json"),
@@ -698,5 +941,33 @@ mod tests {
         for p in ["notes.txt", "Cargo.toml", "package.json"] {
             assert_eq!(c.protected_name(p), None, "{p}");
         }
+    }
+
+    #[test]
+    fn glob_expansion_is_bounded_by_the_calls_budget() {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..50 {
+            std::fs::write(tmp.path().join(format!("f{i}")), "").unwrap();
+        }
+        let budget = std::cell::Cell::new(10);
+        assert_eq!(expand_glob(&tmp.path().join("*"), &budget), None);
+        let budget = std::cell::Cell::new(GLOB_BUDGET);
+        assert_eq!(
+            expand_glob(&tmp.path().join("f1?"), &budget).map(|v| v.len()),
+            Some(10)
+        );
+        assert!(budget.get() < GLOB_BUDGET);
+    }
+
+    #[test]
+    fn braces_expand_like_the_shell() {
+        assert_eq!(
+            expand_braces("~/.{claude,codex}"),
+            vec!["~/.claude", "~/.codex"]
+        );
+        assert_eq!(expand_braces("a{b,c{d,e}}f"), vec!["abf", "acdf", "acef"]);
+        assert_eq!(expand_braces("${HOME}/x"), vec!["${HOME}/x"]);
+        assert_eq!(expand_braces("x{}y"), vec!["x{}y"]);
+        assert_eq!(expand_braces(&"{a,b}".repeat(10)).len(), MAX_BRACES);
     }
 }

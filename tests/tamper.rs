@@ -212,7 +212,8 @@ fn read_only_guard_commands_stay_allowed() {
 }
 
 /// Everyday commands (the tldr-pages examples) are not stopped by the tamper rules, in a clean
-/// session: the one that is writes a git hook (`husky add .husky/pre-commit`).
+/// session: the ones that are write a git hook (`husky add .husky/pre-commit`), and appending
+/// to a shell start-up file asks.
 #[test]
 fn tldr_commands_are_not_taken_for_tampering() {
     let Some(path) = shared("corpora-shell/tldr.jsonl") else {
@@ -246,7 +247,14 @@ fn tldr_commands_are_not_taken_for_tampering() {
         let t = Tool::new("Bash", ToolKind::Shell, None, json!({"command": cmd}));
         let e = intentshield::policy::pre_tool(&t, None, &view, &ctx);
         let code = e.decision.reason.code();
-        if code.starts_with("tamper.") || code == "builtin.protected_path" {
+        // Appending to a shell start-up file (`starship init bash >> ~/.bashrc`) is asked
+        // about by design: it changes how the harness starts.
+        let startup = e
+            .decision
+            .rules
+            .iter()
+            .any(|r| r == "protect.shell_startup");
+        if (code.starts_with("tamper.") || code == "builtin.protected_path") && !startup {
             stopped.push(format!("{code}: {cmd}"));
         }
     }

@@ -45,6 +45,9 @@ pub struct SimpleCommand {
     /// What the `xargs` that runs this command splits its input on: `None` for blanks and
     /// newlines, else the delimiter (`-0`: NUL, `-d X`).
     pub(super) xargs_delim: Option<char>,
+    /// True when `parallel` runs this command: its `:::` value lists were appended to the
+    /// arguments.
+    pub parallel: bool,
 }
 
 /// Where a command runs, as far as the `cd`/`pushd` commands before it in the same line show
@@ -103,8 +106,55 @@ impl Dir {
 }
 
 const WRAPPERS: &[&str] = &[
-    "sudo", "doas", "env", "nohup", "time", "nice", "ionice", "command", "exec", "builtin",
-    "stdbuf", "chronic", "unbuffer", "setsid", "timeout", "chroot", "busybox", "xargs",
+    "sudo",
+    "doas",
+    "env",
+    "nohup",
+    "time",
+    "nice",
+    "ionice",
+    "command",
+    "exec",
+    "builtin",
+    "stdbuf",
+    "chronic",
+    "unbuffer",
+    "setsid",
+    "timeout",
+    "chroot",
+    "busybox",
+    "xargs",
+    "strace",
+    "ltrace",
+    "valgrind",
+    "watch",
+    "unshare",
+    "nsenter",
+    "runuser",
+    "chrt",
+    "taskset",
+    "prlimit",
+    "xvfb-run",
+    "dbus-run-session",
+    "caffeinate",
+    "systemd-run",
+    "firejail",
+    "bwrap",
+    "proot",
+    "torsocks",
+    "proxychains",
+    "proxychains4",
+    "faketime",
+    "catchsegv",
+    "nocache",
+    "cgexec",
+    "sg",
+    "script",
+    "su",
+    "pkexec",
+    "dumb-init",
+    "tini",
+    "entr",
 ];
 
 /// How a wrapper's options read: short options that take a value (attached or as the next
@@ -144,6 +194,97 @@ fn wrapper_spec(w: &str) -> (&'static str, &'static str, &'static [&'static str]
         "stdbuf" => ("ioe", "", &["input", "output", "error"], 0),
         "timeout" => ("sk", "", &["signal", "kill-after"], 1),
         "chroot" => ("", "", &["userspec", "groups"], 1),
+        "strace" => ("oepsuEaIbPX", "", &["output", "trace", "signal", "user"], 0),
+        "ltrace" => ("oepsuEanL", "", &["output"], 0),
+        "watch" => ("nd", "", &["interval", "differences"], 0),
+        "nsenter" => (
+            "tSGwr",
+            "",
+            &["target", "setuid", "setgid", "wd", "root"],
+            0,
+        ),
+        "runuser" => (
+            "ugcws",
+            "",
+            &["user", "group", "command", "whitelist-environment", "shell"],
+            0,
+        ),
+        "su" => (
+            "cgGsw",
+            "",
+            &[
+                "command",
+                "group",
+                "supp-group",
+                "shell",
+                "whitelist-environment",
+            ],
+            0,
+        ),
+        "script" => (
+            "cEIOTBm",
+            "",
+            &[
+                "command",
+                "echo",
+                "log-in",
+                "log-out",
+                "log-timing",
+                "log-io",
+                "logging-format",
+            ],
+            0,
+        ),
+        "chrt" | "taskset" | "faketime" | "sg" => ("", "", &[], 1),
+        "xvfb-run" => (
+            "nsfewp",
+            "",
+            &[
+                "server-num",
+                "server-args",
+                "auth-file",
+                "error-file",
+                "wait",
+                "xauth-protocol",
+            ],
+            0,
+        ),
+        "caffeinate" => ("tw", "", &[], 0),
+        "systemd-run" => (
+            "pEM",
+            "",
+            &[
+                "unit",
+                "property",
+                "on-active",
+                "on-calendar",
+                "on-boot",
+                "on-startup",
+                "on-unit-active",
+                "on-unit-inactive",
+                "setenv",
+                "uid",
+                "gid",
+                "nice",
+                "working-directory",
+                "machine",
+                "description",
+                "slice",
+                "service-type",
+                "host",
+            ],
+            0,
+        ),
+        "firejail" | "bwrap" | "proot" => (
+            "",
+            "",
+            &[
+                "bind", "ro-bind", "chdir", "setenv", "unsetenv", "uid", "gid",
+            ],
+            0,
+        ),
+        "cgexec" => ("g", "", &[], 0),
+        "pkexec" => ("", "", &["user"], 0),
         "xargs" => (
             "adEILnPs",
             "iel",
@@ -236,7 +377,7 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
         }
         let b = basename(w);
         // A wrapper with nothing after it runs as itself (`env` prints the environment).
-        if !WRAPPERS.contains(&b) && b != "flock" {
+        if !WRAPPERS.contains(&b) && !matches!(b, "flock" | "gdb" | "parallel") {
             break;
         }
         let start = i;
@@ -261,6 +402,26 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
             i = k;
             continue;
         }
+        if b == "gdb" {
+            // `gdb [opts] --args PROGRAM ARGS…` runs PROGRAM.
+            match words[i + 1..].iter().position(|(x, _)| x == "--args") {
+                Some(k) if i + 1 + k + 1 < words.len() => {
+                    i = i + 1 + k + 1;
+                    continue;
+                }
+                _ => break,
+            }
+        }
+        if b == "parallel" {
+            // `parallel [opts] CMD ARGS… ::: VALUES…`: CMD runs with the values appended.
+            let (_, j) = wrapper_opts(&words, i + 1, ("jNSIE", "", &["jobs", "sshlogin"], 0));
+            if j >= words.len() {
+                break;
+            }
+            c.parallel = true;
+            i = j;
+            continue;
+        }
         if b == "busybox" {
             if words.get(i + 1).is_some_and(|(x, _)| !x.starts_with('-')) {
                 i += 1;
@@ -283,6 +444,9 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
         for (o, v) in &opts {
             match (b, o.as_str()) {
                 ("env", "-S" | "--split-string") => c.nested_script.clone_from(v),
+                ("su" | "runuser" | "script", "-c" | "--command") => {
+                    c.nested_script.clone_from(v);
+                }
                 ("xargs", "-I" | "-i" | "--replace") => {
                     c.xargs_replace = Some(
                         v.clone()
@@ -300,8 +464,11 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
                 _ => {}
             }
         }
-        if j >= words.len() {
-            // Nothing to run: the wrapper is the program.
+        // Nothing to run, or a script given with `-c`: the wrapper is the program (and the
+        // script is analysed as a nested line).
+        if j >= words.len()
+            || (matches!(b, "su" | "runuser" | "script") && c.nested_script.is_some())
+        {
             i = start;
             break;
         }
@@ -313,6 +480,10 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
     c.argv0 = words.get(i).map(|(w, _)| w.clone()).unwrap_or_default();
     c.program = basename(&c.argv0).to_string();
     c.args = words.iter().skip(i + 1).map(|(w, _)| w.clone()).collect();
+    if c.parallel {
+        c.args
+            .retain(|a| !matches!(a.as_str(), ":::" | "::::" | ":::+" | "::::+"));
+    }
     if c.program == "eval" && !c.args.is_empty() {
         c.nested_script = Some(c.args.join(" "));
     }

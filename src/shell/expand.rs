@@ -272,7 +272,31 @@ impl SimpleCommand {
     /// The words `echo`/`printf` print when they are all literal (for `… | xargs CMD`);
     /// `None` for any other command or one with a substitution.
     pub(super) fn printed(&self) -> Option<String> {
-        if self.has_substitution || !self.redirect_writes.is_empty() {
+        if !self.redirect_writes.is_empty() {
+            return None;
+        }
+        self.printed_text()
+    }
+
+    /// What this command writes to a file it is redirected to when the text is literal:
+    /// `echo`/`printf` words, or the here-document fed to `cat`/`tee` (`cat > x.sh <<EOF`).
+    pub(super) fn written_text(&self) -> Option<String> {
+        match self.program.as_str() {
+            "cat" | "tee"
+                if self
+                    .args
+                    .iter()
+                    .all(|a| a.starts_with('-') || self.program == "tee") =>
+            {
+                self.heredoc.clone()
+            }
+            _ => self.printed_text(),
+        }
+    }
+
+    /// The words `echo`/`printf` print when they are all literal.
+    fn printed_text(&self) -> Option<String> {
+        if self.has_substitution {
             return None;
         }
         match self.program.as_str() {

@@ -238,8 +238,14 @@ pub(super) fn lex(s: &str) -> (Vec<Tok>, Vec<String>, bool) {
                 if strip {
                     j += 1;
                 }
+                let read_write = angles == 1 && chars.get(j) == Some(&'>');
                 let (operand, next) = redirect_target(&chars, j);
                 match angles {
+                    // `<> file`: opened for reading and writing.
+                    1 if read_write && !operand.is_empty() => {
+                        toks.push(Tok::RedirectIn(operand.clone()));
+                        push_redirect(&mut toks, operand);
+                    }
                     // `< file`: what the command reads.
                     1 if !operand.is_empty() => toks.push(Tok::RedirectIn(operand)),
                     // `<<EOF`: the body follows the end of this line.

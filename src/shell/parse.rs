@@ -7,7 +7,7 @@
 use super::command::{simple, Dir, SimpleCommand};
 use super::expand::{fill_xargs, Vars};
 use super::lex::{lex, restore, Tok, LIT_DOLLAR};
-use super::programs::SHELLS;
+use super::programs::{SHELLS, STDIN_SCRIPTS};
 use super::{Analysis, MAX_COMMAND, MAX_DEPTH};
 
 /// What the lexer has read of the current pipeline: the finished simple commands, and the
@@ -178,12 +178,34 @@ pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Va
                     };
                     bodies.push((pi, ci, analyze_depth(script, depth + 1, &c.dir, &v)));
                 }
-                if !SHELLS.contains(&c.program.as_str()) {
+                let program = c.program.as_str();
+                if !SHELLS.contains(&program) && !STDIN_SCRIPTS.contains(&program) {
                     continue;
+                }
+                // `echo SCRIPT | sh`, `printf … | at now`: the literal text fed to it.
+                let fed = (ci > 0).then(|| p[ci - 1].printed()).flatten().filter(|_| {
+                    !c.args
+                        .iter()
+                        .any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c'))
+                });
+                let crontab = program == "crontab";
+                if let Some(text) = fed {
+                    let text = if crontab {
+                        crontab_commands(&text)
+                    } else {
+                        text
+                    };
+                    let v = vars.for_child(&c.env);
+                    bodies.push((pi, ci, analyze_depth(&text, depth + 1, &c.dir, &v)));
                 }
                 if let Some(b) = &c.heredoc {
                     let v = vars.for_child(&c.env);
-                    bodies.push((pi, ci, analyze_depth(b, depth + 1, &c.dir, &v)));
+                    let text = if crontab {
+                        crontab_commands(b)
+                    } else {
+                        b.clone()
+                    };
+                    bodies.push((pi, ci, analyze_depth(&text, depth + 1, &c.dir, &v)));
                 }
                 let script = c.args.iter().position(|x| {
                     x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c')
@@ -199,6 +221,52 @@ pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Va
         }
         a.incomplete |= bodies.iter().any(|(_, _, n)| n.incomplete);
         a.nested.extend(bodies);
+    }
+    // A script written in the line and then run in it (`echo 'rm …' > x.sh; bash x.sh`,
+    // `cat > x.py <<EOF … EOF` then `python3 x.py`, `. ./x.sh`): what is run is that text.
+    if depth < MAX_DEPTH {
+        let mut written: Vec<(String, String)> = Vec::new();
+        let mut runs: Vec<(usize, usize, String, bool)> = Vec::new();
+        for (pi, p) in a.pipelines.iter().enumerate() {
+            for (ci, c) in p.iter().enumerate() {
+                let shell = SHELLS.contains(&c.program.as_str())
+                    || matches!(c.program.as_str(), "." | "source");
+                let script = c.args.iter().find(|x| !x.starts_with('-'));
+                if let Some(f) = script.filter(|_| shell || c.is_interpreter()) {
+                    let key = c.dir.locate(f).unwrap_or_else(|| f.clone());
+                    if let Some((_, text)) = written
+                        .iter()
+                        .rev()
+                        .find(|(w, _)| w.trim_start_matches("./") == key.trim_start_matches("./"))
+                    {
+                        runs.push((pi, ci, text.clone(), shell));
+                    }
+                }
+                if let Some(text) = c.written_text() {
+                    let files = c
+                        .redirect_writes
+                        .iter()
+                        .chain(c.args.iter().filter(|_| c.program == "tee"));
+                    for f in files.filter(|f| !f.starts_with('-')) {
+                        let key = c.dir.locate(f).unwrap_or_else(|| f.clone());
+                        written.push((key, text.clone()));
+                    }
+                }
+            }
+        }
+        for (pi, ci, text, shell) in runs {
+            if shell {
+                let (d, v) = (a.pipelines[pi][ci].dir.clone(), vars.clone());
+                let child = analyze_depth(&text, depth + 1, &d, &v);
+                a.incomplete |= child.incomplete;
+                a.nested.push((pi, ci, child));
+            } else {
+                let c = &mut a.pipelines[pi][ci];
+                let mut body = c.heredoc.take().unwrap_or_default();
+                body.push_str(&text);
+                c.heredoc = Some(body);
+            }
+        }
     }
     // The commands `find -exec`/`-execdir`/`-ok`/`-okdir` and `fd -x`/`-X` run.
     for (pi, p) in a.pipelines.iter().enumerate() {
@@ -245,4 +313,29 @@ pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Va
         }
     }
     a
+}
+
+/// The commands of a crontab: each line without its five time fields (or its `@reboot`-style
+/// nickname); comments and `NAME=value` lines are kept as they are (harmless to analyse).
+fn crontab_commands(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let t = line.trim_start();
+            if t.starts_with('@') {
+                return t.split_once(char::is_whitespace).map_or("", |(_, r)| r);
+            }
+            let fields: Vec<&str> = t.splitn(6, char::is_whitespace).collect();
+            let timed = fields.len() == 6
+                && fields[..5].iter().all(|f| {
+                    f.chars()
+                        .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '*' | '/' | ',' | '-'))
+                });
+            if timed {
+                fields[5]
+            } else {
+                t
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -233,3 +233,8 @@ pub(super) const GIT_READ: &[&str] = &[
 
 /// Shells whose here-document body is a script.
 pub(super) const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "fish"];
+
+/// Programs that run their standard input as shell commands later or elsewhere: `at`/`batch`
+/// (a job), `crontab -` (a schedule whose lines end in commands). What they are fed is
+/// analysed like a shell's script.
+pub(super) const STDIN_SCRIPTS: &[&str] = &["at", "batch", "crontab"];

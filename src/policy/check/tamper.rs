@@ -12,6 +12,7 @@ pub fn check(call: &mut Call<'_>) {
         call.facts.sh.as_ref(),
         &call.facts.leaves,
         call.is_read,
+        call.view.session.tainted,
         &call.ctx.paths,
     ) {
         call.verdicts.add(d);

@@ -52,13 +52,22 @@ pub(super) fn guard_command(c: &SimpleCommand) -> Option<String> {
         w.join(" ")
     };
     if is_guard_name(&c.program) {
-        let read_only = match sub {
-            None => true,
-            Some("doctor") => !flag("--repair"),
-            Some("approve") => flag("--list") && positional.len() == 1,
-            Some("mcp") => positional.get(1) == Some(&"list"),
-            Some(s) => READ_ONLY_SUBCOMMANDS.contains(&s),
-        };
+        // Arguments the analysis cannot read (`$(echo --repair)`, `$X`, a glob, or what
+        // `xargs` reads from a file) could be any subcommand or flag.
+        let unknown_args = c.via_xargs
+            || c.args
+                .iter()
+                .any(|a| a.contains(['$', '`', '*', '?', '[', '{']) || a.contains("$(…)"));
+        let read_only = !unknown_args
+            && match sub {
+                None => true,
+                Some("doctor") => !flag("--repair"),
+                Some("approve") => flag("--list") && positional.len() == 1,
+                Some("mcp") => positional.get(1) == Some(&"list"),
+                // `check --db` records its events in that database (prompts as the user's).
+                Some("check") => !flag("--db"),
+                Some(s) => READ_ONLY_SUBCOMMANDS.contains(&s),
+            };
         return (!read_only).then(shown);
     }
     let sub = sub?;
@@ -70,9 +79,36 @@ pub(super) fn guard_command(c: &SimpleCommand) -> Option<String> {
     {
         return None;
     }
-    // A program the analysis cannot name, or a file that is the guard under another name.
-    let unknown = c.argv0.contains('$') || c.argv0.contains('`') || c.argv0.is_empty();
+    // A program the analysis cannot name (a variable, a substitution, a glob or brace
+    // pattern), or a file that is the guard under another name.
+    let unknown = c.argv0.is_empty() || c.argv0.contains(['$', '`', '*', '?', '[', '{']);
     (unknown || is_guard_file(&c.argv0)).then(shown)
+}
+
+/// True when `text` (inline code, a script, a config value) runs one of our state-changing
+/// subcommands: `intentshield` (or a path ending in it) followed, past quotes, commas and
+/// brackets, by a state-changing subcommand or `doctor … --repair`.
+pub(super) fn text_runs_guard_change(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let mut rest = lower.as_str();
+    while let Some(pos) = rest.find("intentshield") {
+        let after = &rest[pos + "intentshield".len()..];
+        // The rest of the program word (`intentshield.exe`, `intentshield-v2`).
+        let after = after.trim_start_matches(|c: char| c.is_alphanumeric() || "-_.".contains(c));
+        let next: String = after
+            .trim_start_matches(|c: char| c.is_whitespace() || "'\",[](){}".contains(c))
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if STATE_CHANGING.contains(&next.as_str())
+            || (next == "doctor" && after.contains("--repair"))
+            || (next == "check" && after.contains("--db"))
+        {
+            return true;
+        }
+        rest = &rest[pos + "intentshield".len()..];
+    }
+    false
 }
 
 /// True for a program named like our binary (`intentshield`, `intentshield.exe`,
@@ -162,6 +198,134 @@ pub(super) fn copies_binary(a: &Analysis, paths: &PathContext) -> Option<String>
             });
             if names_it || is_it {
                 return Some(format!("{} {o}", c.program));
+            }
+        }
+    }
+    None
+}
+
+/// Programs that run code or commands given in their arguments or input (besides the
+/// interpreters): a guard command written inside is run.
+const RUNS_CODE: &[&str] = &[
+    "awk",
+    "gawk",
+    "mawk",
+    "nawk",
+    "sed",
+    "gsed",
+    "make",
+    "gmake",
+    "vim",
+    "vi",
+    "nvim",
+    "emacs",
+    "ex",
+    "ed",
+    "less",
+    "more",
+    "expect",
+    "tclsh",
+    "lua",
+    "php",
+    "osascript",
+    "pwsh",
+    "powershell",
+    "find",
+    "xargs",
+    "parallel",
+    "ssh",
+    "socat",
+    "script",
+    "tmux",
+    "screen",
+    "at",
+    "batch",
+    "crontab",
+    "watch",
+    "entr",
+    "git",
+    "systemd-run",
+    "su",
+    "runuser",
+];
+
+/// A state-changing guard command written inside code or a script another program runs
+/// (`python3 -c "subprocess.run(['intentshield','uninstall','claude'])"`,
+/// `awk 'BEGIN{system("intentshield …")}'`, `git -c alias.x='!intentshield …' x`): the
+/// program and the text.
+pub(super) fn runs_guard_in_code(a: &Analysis) -> Option<String> {
+    for c in a.all_commands() {
+        if !c.is_interpreter() && !RUNS_CODE.contains(&c.program.as_str()) {
+            continue;
+        }
+        // Git runs code only from its config (`-c alias.x='!…'`), not from a commit message.
+        let git = c.program == "git";
+        let hit = c
+            .args
+            .iter()
+            .chain(c.heredoc.iter())
+            .filter(|w| !git || w.contains('!') || w.to_ascii_lowercase().contains("alias."))
+            .find(|w| text_runs_guard_change(w));
+        if let Some(w) = hit {
+            let short: String = w.chars().take(80).collect();
+            return Some(format!("{} {short}", c.program));
+        }
+    }
+    None
+}
+
+/// Programs that drive another program's terminal (and so can answer its prompts).
+const TERMINAL_DRIVERS: &[&str] = &[
+    "script", "expect", "unbuffer", "empty", "ptyrun", "pty", "dtach", "abduco", "conspy",
+    "ttyecho", "reptyr",
+];
+
+/// Words in inline code that open or feed a pseudo-terminal (Python `pty`, `pexpect`, Node
+/// `node-pty`, Perl `IO::Pty`/`Expect`, C-level `openpty`/`forkpty`, and `TIOCSTI`, which
+/// pushes characters into a terminal's input).
+const PTY_CODE: &[&str] = &[
+    "import pty",
+    "from pty",
+    "pty.spawn",
+    "pty.fork",
+    "openpty",
+    "forkpty",
+    "pexpect",
+    "node-pty",
+    "require('pty",
+    "require(\"pty",
+    "io::pty",
+    "expect->",
+    "tiocsti",
+    "posix_openpt",
+    "ptsname",
+];
+
+/// The command that drives another program's terminal, if any: a terminal driver, `tmux
+/// send-keys`, `screen -X stuff`, `socat … pty`, or inline code that opens a pseudo-terminal.
+/// What it types into the program cannot be analysed (it could answer `intentshield
+/// approve`'s confirmation prompt).
+pub(super) fn drives_terminal(a: &Analysis) -> Option<String> {
+    for c in a.all_commands() {
+        let p = c.program.as_str();
+        let args = |w: &[&str]| c.args.iter().any(|x| w.contains(&x.as_str()));
+        let hit = TERMINAL_DRIVERS.contains(&p)
+            || (p == "tmux" && args(&["send-keys", "send", "paste-buffer", "pasteb"]))
+            || (p == "screen" && args(&["-X", "stuff"]))
+            || (p == "socat"
+                && c.args
+                    .iter()
+                    .any(|x| x.to_ascii_lowercase().contains("pty")));
+        if hit {
+            return Some(p.to_string());
+        }
+        if c.is_interpreter() {
+            let code = c.args.iter().chain(c.heredoc.iter());
+            for w in code {
+                let lower = w.to_ascii_lowercase();
+                if let Some(k) = PTY_CODE.iter().find(|k| lower.contains(*k)) {
+                    return Some(format!("{p} ({k})"));
+                }
             }
         }
     }

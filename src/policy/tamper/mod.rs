@@ -36,6 +36,7 @@ pub fn check(
     sh: Option<&Analysis>,
     leaves: &[(String, String)],
     is_read: bool,
+    tainted: bool,
     paths: &PathContext,
 ) -> Vec<Decision> {
     let mut out = Vec::new();
@@ -53,7 +54,7 @@ pub fn check(
         );
         let a = crate::shell::analyze(&cmd);
         out.extend(
-            check(&shell, Some(&a), &[], false, paths)
+            check(&shell, Some(&a), &[], false, tainted, paths)
                 .into_iter()
                 .map(|mut d| {
                     d.message = d.message.replacen(&shell.display_name(), &name, 1);
@@ -76,6 +77,34 @@ pub fn check(
                     .evidence(what),
                 );
                 break;
+            }
+        }
+        if let Some(what) = guard::runs_guard_in_code(a) {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::GuardCommand,
+                    format!(
+                        "{name} runs IntentShield's own state-changing command from code ({what}); only a person may run it, in a terminal"
+                    ),
+                )
+                .rule("tamper.guard_command")
+                .evidence(what),
+            );
+        }
+        if tainted {
+            if let Some(what) = guard::drives_terminal(a) {
+                out.push(
+                    Decision::new(
+                        Verdict::Deny,
+                        Reason::Unanalysable,
+                        format!(
+                            "{name} drives another program's terminal ({what}) in a tainted session: what it types cannot be checked"
+                        ),
+                    )
+                    .rule("tamper.drives_terminal")
+                    .evidence(what),
+                );
             }
         }
         if let Some(what) = guard::copies_binary(a, paths) {

@@ -18,16 +18,23 @@ pub(super) fn opens_own_state(a: &Analysis, paths: &PathContext) -> Option<(Stri
             .chain(&c.redirect_reads)
             .chain(c.heredoc.iter());
         for w in words {
-            let located = c.dir.locate(w).unwrap_or_else(|| w.clone());
-            let is_own = !w.contains('\n')
-                && paths
+            // One word that could name a file (`intentshield.db` after a `cd`, `~/x`, `/x`).
+            let whole_path = !w.is_empty()
+                && w.len() <= 4096
+                && !w.starts_with('-')
+                && !w.contains(char::is_whitespace);
+            if whole_path && reads {
+                // A file a reading program is given (`cat config.toml`).
+                continue;
+            }
+            if whole_path {
+                let located = c.dir.locate(w).unwrap_or_else(|| w.clone());
+                let is_own = paths
                     .protection(&located, false)
                     .is_some_and(|p| p == Protection::Is("protect.intentshield_state"));
-            if is_own {
-                if reads {
-                    continue;
+                if is_own {
+                    return Some((c.program.clone(), w.clone()));
                 }
-                return Some((c.program.clone(), w.clone()));
             }
             // Our path inside a longer word is code or a script, whatever the program
             // (`python3 -c "…open('~/.local/share/intentshield/…')"`, SQL, `sed '1e sqlite3 …'`,

@@ -9,6 +9,57 @@ use crate::event::{Tool, ToolKind};
 use crate::paths::{PathContext, Protection};
 use crate::shell::{Analysis, WriteKind, WriteTarget};
 
+/// Argument names that hold a path in MCP tools (the last segment of the key, lower-cased, with
+/// `_`/`-` removed): `path`, `file_path`, `filePath`, `uri`, `directory`, `destination`, ...
+const PATH_KEYS: &[&str] = &[
+    "path",
+    "paths",
+    "filepath",
+    "file",
+    "files",
+    "filename",
+    "uri",
+    "url",
+    "dir",
+    "directory",
+    "folder",
+    "dirpath",
+    "destination",
+    "dest",
+    "target",
+    "source",
+    "src",
+    "from",
+    "to",
+    "newpath",
+    "oldpath",
+    "root",
+    "cwd",
+    "workdir",
+    "location",
+    "output",
+    "outputpath",
+];
+
+/// Argument names that hold a file name to join with a folder argument.
+const NAME_KEYS: &[&str] = &["name", "filename", "file", "basename", "newname"];
+
+/// True when the last segment of the argument key `k` (`edits[0].path`) is one of `names`,
+/// ignoring case, `_` and `-`.
+fn key_is(k: &str, names: &[&str]) -> bool {
+    let last = k
+        .rsplit(['.', '/', '['])
+        .next()
+        .unwrap_or(k)
+        .trim_end_matches(']');
+    let norm: String = last
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    names.contains(&norm.as_str()) || norm.ends_with("path")
+}
+
 /// A write of `path`, `how`, by `by`, located, with no sources or name patterns.
 fn target(path: String, how: WriteKind, by: &str) -> WriteTarget {
     WriteTarget {
@@ -48,11 +99,7 @@ pub(super) fn protected_write(
     if let Some(a) = sh {
         targets.extend(a.write_targets());
     }
-    if !matches!(
-        tool.kind,
-        ToolKind::Shell | ToolKind::FileWrite | ToolKind::FileRead
-    ) && (!is_read || writes_by_name(&tool.name))
-    {
+    if tool.kind == ToolKind::Mcp && (!is_read || writes_by_name(&tool.name)) {
         // Any other tool that does more than read (an MCP file server's `write_file`,
         // `move_file`, `delete_directory`, `read_write_file`...): its path arguments, `file://`
         // URIs among them, and a folder argument joined with a file-name argument
@@ -67,13 +114,21 @@ pub(super) fn protected_write(
             let s = s.strip_prefix("file://").unwrap_or(s);
             looks_like_path(s).then(|| s.to_string())
         };
-        let dirs: Vec<String> = leaves.iter().filter_map(|(_, s)| as_path(s)).collect();
+        // Only arguments named like a path (not a message body that mentions one).
+        let dirs: Vec<String> = leaves
+            .iter()
+            .filter(|(k, _)| key_is(k, PATH_KEYS))
+            .filter_map(|(_, s)| as_path(s))
+            .collect();
         let names: Vec<&str> = leaves
             .iter()
+            .filter(|(k, _)| key_is(k, NAME_KEYS))
             .map(|(_, s)| s.trim())
             .filter(|s| !s.is_empty() && s.len() <= 255 && !s.contains(['/', ' ', '\n']))
             .take(16)
             .collect();
+        // Marked, so that a relative path (which may be in a remote repository) asks.
+        let by = format!("mcp:{by}");
         for d in dirs.iter().take(16) {
             for n in &names {
                 targets.push(target(format!("{}/{n}", d.trim_end_matches('/')), how, &by));
@@ -132,6 +187,24 @@ pub(super) fn protected_write(
             .or_else(|| t.strip_prefix("$HOME"))
             .unwrap_or(&t);
         let located = located && !rest.contains('$') && !rest.contains('`');
+        // A folder removed, replaced or written into whose name is computed (`rm -rf $X`,
+        // `rm -rf $(printf …)`): what cannot be analysed is not harmless.
+        let computed =
+            rest.starts_with('$') || rest.starts_with('`') || rest.starts_with("\u{FFFD}");
+        if computed && how != WriteKind::File {
+            ask.get_or_insert(
+                Decision::new(
+                    Verdict::Ask,
+                    Reason::ProtectedPath,
+                    format!(
+                        "{name} removes or writes into {t}, a folder whose name is computed when it runs; it could hold the settings of an agent or this guard"
+                    ),
+                )
+                .rule("tamper.computed_path")
+                .evidence(t.clone()),
+            );
+            continue;
+        }
         if !located {
             if let Some(rule) = paths.protected_name(&t) {
                 ask.get_or_insert(
@@ -149,6 +222,24 @@ pub(super) fn protected_write(
             continue;
         }
         match paths.protection(&t, how != WriteKind::File) {
+            // An MCP tool's relative path may name a file in a remote repository
+            // (`create_or_update_file {"path": ".claude/settings.json"}`): asked, not denied.
+            Some(Protection::Is(rule))
+                if by.starts_with("mcp:")
+                    && !(t.starts_with('/') || t.starts_with('~') || t.starts_with("$HOME")) =>
+            {
+                ask.get_or_insert(
+                    Decision::new(
+                        Verdict::Ask,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} writes {t}, which would configure an agent, its hooks or this guard if it is a local file"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t.clone()),
+                );
+            }
             Some(Protection::Is(rule)) => {
                 return Some(
                     Decision::new(
@@ -208,7 +299,7 @@ pub(super) fn protected_write(
                             .evidence(t),
                         )
                     }
-                    Some(Protection::Holds(rule)) => {
+                    Some(Protection::Holds(rule) | Protection::Sensitive(rule)) => {
                         ask.get_or_insert(
                             Decision::new(
                                 Verdict::Ask,
@@ -222,6 +313,19 @@ pub(super) fn protected_write(
                         );
                     }
                 }
+            }
+            Some(Protection::Sensitive(rule)) => {
+                ask.get_or_insert(
+                    Decision::new(
+                        Verdict::Ask,
+                        Reason::ProtectedPath,
+                        format!(
+                            "{name} writes {t}, which changes how the agent's harness or its tools start (environment, aliases, programs git runs)"
+                        ),
+                    )
+                    .rule(rule)
+                    .evidence(t.clone()),
+                );
             }
             Some(Protection::Holds(rule)) => {
                 ask.get_or_insert(
@@ -315,6 +419,12 @@ fn links_protected(a: &Analysis, paths: &PathContext) -> Option<(String, &'stati
     None
 }
 
+/// Programs whose every write `SimpleCommand::writes` names: what else they are given, they
+/// read.
+const COPIERS: &[&str] = &[
+    "cp", "rsync", "scp", "install", "ditto", "tar", "zip", "diff",
+];
+
 /// Git subcommands that do not change the files of the work tree.
 const GIT_KEEPS_FILES: &[&str] = &[
     "add", "commit", "diff", "log", "show", "status", "blame", "ls-files", "grep", "push", "fetch",
@@ -347,6 +457,11 @@ fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String
             }
         }
         if c.is_read_only() && !in_place(c) {
+            continue;
+        }
+        // Programs whose writes the analysis models exactly: their other operands are read
+        // (`cp .claude/settings.json /tmp/backup.json`), their destinations are write targets.
+        if COPIERS.contains(&c.program.as_str()) {
             continue;
         }
         if c.program == "git" && c.args.iter().any(|x| GIT_KEEPS_FILES.contains(&x.as_str())) {
