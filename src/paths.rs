@@ -229,6 +229,9 @@ pub const MAX_GLOB: usize = 1024;
 /// more than [`MAX_GLOB`], a folder on the way lists more than 4096 entries, or `budget`
 /// (entries the call may still read) runs out.
 fn expand_glob(pattern: &Path, budget: &std::cell::Cell<usize>) -> Option<Vec<PathBuf>> {
+    if budget.get() == 0 {
+        return None;
+    }
     let mut current = vec![PathBuf::from("/")];
     for comp in pattern.components() {
         let Component::Normal(c) = comp else {
@@ -241,6 +244,9 @@ fn expand_glob(pattern: &Path, budget: &std::cell::Cell<usize>) -> Option<Vec<Pa
         }
         let mut next = Vec::new();
         for dir in &current {
+            if budget.get() == 0 {
+                return None;
+            }
             let Ok(entries) = std::fs::read_dir(dir) else {
                 continue;
             };
