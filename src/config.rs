@@ -203,8 +203,14 @@ pub fn config_path(flag: Option<&PathBuf>) -> Option<PathBuf> {
 /// settings count in full whatever `--config` or the environment name: it is protected
 /// whenever it can be found.
 pub fn default_config_path() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "intentshield")
-        .map(|d| d.config_dir().join("config.toml"))
+    // Looked up once per process: the hook asks for it twice (settings, protected files).
+    static DEFAULT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DEFAULT
+        .get_or_init(|| {
+            directories::ProjectDirs::from("", "", "intentshield")
+                .map(|d| d.config_dir().join("config.toml"))
+        })
+        .clone()
 }
 
 /// Loads the settings.
