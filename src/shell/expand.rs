@@ -236,14 +236,9 @@ pub(super) fn decode_escapes(s: &str, printf_format: bool) -> String {
         };
         i += 2;
         match e {
-            'n' => out.push('\n'),
-            't' => out.push('\t'),
-            'r' => out.push('\r'),
-            'a' => out.push('\u{7}'),
-            'b' => out.push('\u{8}'),
-            'f' => out.push('\u{c}'),
-            'v' => out.push('\u{b}'),
-            'e' => out.push('\u{1b}'),
+            _ if super::lex::control_escape(e).is_some() => {
+                out.extend(super::lex::control_escape(e));
+            }
             '\\' => out.push('\\'),
             'x' | '0'..='7' => {
                 let (radix, max, mut v) = match e {

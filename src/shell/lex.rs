@@ -329,14 +329,8 @@ fn ansi_c(chars: &[char], start: usize) -> (String, usize) {
         let e = chars[i + 1];
         i += 2;
         match e {
-            'n' => out.push('\n'),
-            't' => out.push('\t'),
-            'r' => out.push('\r'),
-            'a' => out.push('\u{7}'),
-            'b' => out.push('\u{8}'),
-            'f' => out.push('\u{c}'),
-            'v' => out.push('\u{b}'),
-            'e' | 'E' => out.push('\u{1b}'),
+            'E' => out.push('\u{1b}'),
+            _ if control_escape(e).is_some() => out.extend(control_escape(e)),
             '\\' | '\'' | '"' | '?' => out.push(e),
             'x' => {
                 let mut v = 0u32;
@@ -485,3 +479,19 @@ fn backtick(chars: &[char], start: usize) -> (String, usize) {
 
 #[cfg(test)]
 mod tests;
+
+/// The control character a backslash escape letter stands for in `$'…'`, `echo -e` and
+/// `printf` (`\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v`, `\e`).
+pub(super) fn control_escape(e: char) -> Option<char> {
+    Some(match e {
+        'n' => '\n',
+        't' => '\t',
+        'r' => '\r',
+        'a' => '\u{7}',
+        'b' => '\u{8}',
+        'f' => '\u{c}',
+        'v' => '\u{b}',
+        'e' => '\u{1b}',
+        _ => return None,
+    })
+}

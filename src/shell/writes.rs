@@ -41,6 +41,25 @@ pub struct WriteTarget {
     pub by: String,
 }
 
+/// `patch`'s options: short ones that take a value, attached-only ones, long ones that take
+/// the next word.
+const PATCH_OPTS: (&str, &str, &[&str]) = (
+    "pDiFdoBrVYzg",
+    "",
+    &[
+        "strip",
+        "input",
+        "directory",
+        "output",
+        "reject-file",
+        "fuzz",
+        "prefix",
+        "suffix",
+        "backup-if-mismatch",
+        "ifdef",
+        "quoting-style",
+    ],
+);
 impl SimpleCommand {
     /// Files this command writes: redirections, `tee`, `cp`/`mv`/`install`/`ln`/`rsync`
     /// destinations (with `DEST/NAME` for each source, and `DIR/NAME` for `-t DIR`), `sed -i`
@@ -90,24 +109,7 @@ impl SimpleCommand {
             | "unlink" | "shred" => out.extend(operands.iter().map(|s| s.to_string())),
             "chattr" | "setfacl" => out.extend(self.attr_operands()),
             "patch" => {
-                let o = Opts::parse(
-                    a,
-                    "pDiFdoBrVYzg",
-                    "",
-                    &[
-                        "strip",
-                        "input",
-                        "directory",
-                        "output",
-                        "reject-file",
-                        "fuzz",
-                        "prefix",
-                        "suffix",
-                        "backup-if-mismatch",
-                        "ifdef",
-                        "quoting-style",
-                    ],
-                );
+                let o = Opts::parse(a, PATCH_OPTS.0, PATCH_OPTS.1, PATCH_OPTS.2);
                 out.extend(
                     o.values(&["-o", "--output", "-r", "--reject-file"])
                         .filter(|v| *v != "-")
@@ -551,24 +553,7 @@ impl SimpleCommand {
                 }
             }
             "patch" => {
-                let o = Opts::parse(
-                    &self.args,
-                    "pDiFdoBrVYzg",
-                    "",
-                    &[
-                        "strip",
-                        "input",
-                        "directory",
-                        "output",
-                        "reject-file",
-                        "fuzz",
-                        "prefix",
-                        "suffix",
-                        "backup-if-mismatch",
-                        "ifdef",
-                        "quoting-style",
-                    ],
-                );
+                let o = Opts::parse(&self.args, PATCH_OPTS.0, PATCH_OPTS.1, PATCH_OPTS.2);
                 let dry = o.any(&["--dry-run"]);
                 if dry || !o.operands.is_empty() || o.any(&["-o", "--output"]) {
                     Vec::new()

@@ -204,58 +204,13 @@ pub(super) fn copies_binary(a: &Analysis, paths: &PathContext) -> Option<String>
     None
 }
 
-/// Programs that run code or commands given in their arguments or input (besides the
-/// interpreters): a guard command written inside is run.
-const RUNS_CODE: &[&str] = &[
-    "awk",
-    "gawk",
-    "mawk",
-    "nawk",
-    "sed",
-    "gsed",
-    "make",
-    "gmake",
-    "vim",
-    "vi",
-    "nvim",
-    "emacs",
-    "ex",
-    "ed",
-    "less",
-    "more",
-    "expect",
-    "tclsh",
-    "lua",
-    "php",
-    "osascript",
-    "pwsh",
-    "powershell",
-    "find",
-    "xargs",
-    "parallel",
-    "ssh",
-    "socat",
-    "script",
-    "tmux",
-    "screen",
-    "at",
-    "batch",
-    "crontab",
-    "watch",
-    "entr",
-    "git",
-    "systemd-run",
-    "su",
-    "runuser",
-];
-
 /// A state-changing guard command written inside code or a script another program runs
 /// (`python3 -c "subprocess.run(['intentshield','uninstall','claude'])"`,
 /// `awk 'BEGIN{system("intentshield …")}'`, `git -c alias.x='!intentshield …' x`): the
 /// program and the text.
 pub(super) fn runs_guard_in_code(a: &Analysis) -> Option<String> {
     for c in a.all_commands() {
-        if !c.is_interpreter() && !RUNS_CODE.contains(&c.program.as_str()) {
+        if !c.is_interpreter() && !super::SCRIPTED.contains(&c.program.as_str()) {
             continue;
         }
         // Git runs code only from its config (`-c alias.x='!…'`), not from a commit message.

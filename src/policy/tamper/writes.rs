@@ -60,6 +60,25 @@ fn key_is(k: &str, names: &[&str]) -> bool {
     names.contains(&norm.as_str()) || norm.ends_with("path")
 }
 
+/// A protected-path decision: `verdict`, the protection `rule`, the path as `evidence`.
+fn finding(
+    verdict: Verdict,
+    rule: &'static str,
+    message: String,
+    evidence: impl Into<String>,
+) -> Decision {
+    Decision::new(verdict, Reason::ProtectedPath, message)
+        .rule(rule)
+        .evidence(evidence)
+}
+
+/// The message of a write into a folder that holds protected files.
+fn into_message(name: &str, t: &str) -> String {
+    format!(
+        "{name} writes into {t}, which holds the settings of an agent, its hooks or this guard; it may overwrite them"
+    )
+}
+
 /// A write of `path`, `how`, by `by`, located, with no sources or name patterns.
 fn target(path: String, how: WriteKind, by: &str) -> WriteTarget {
     WriteTarget {
@@ -138,15 +157,7 @@ pub(super) fn protected_write(
     }
     if let Some((link, rule)) = sh.and_then(|a| links_protected(a, paths)) {
         return Some(
-            Decision::new(
-                Verdict::Deny,
-                Reason::ProtectedPath,
-                format!(
-                    "{name} links to {link}, which configures an agent, its hooks or this guard; a write through the link would change it"
-                ),
-            )
-            .rule(rule)
-            .evidence(link),
+            finding(Verdict::Deny, rule, format!("{name} links to {link}, which configures an agent, its hooks or this guard; a write through the link would change it"), link),
         );
     }
     if let Some(a) = sh {
@@ -159,15 +170,7 @@ pub(super) fn protected_write(
     let mut ask: Option<Decision> = None;
     if let Some((prog, path, rule)) = sh.and_then(|a| passes_protected(a, paths)) {
         ask = Some(
-            Decision::new(
-                Verdict::Ask,
-                Reason::ProtectedPath,
-                format!(
-                    "{name} gives {path}, which configures an agent, its hooks or this guard, to {prog}, which is not known to only read it"
-                ),
-            )
-            .rule(rule)
-            .evidence(path),
+            finding(Verdict::Ask, rule, format!("{name} gives {path}, which configures an agent, its hooks or this guard, to {prog}, which is not known to only read it"), path),
         );
     }
     let protected_names = paths.protected_names();
@@ -193,30 +196,14 @@ pub(super) fn protected_write(
             rest.starts_with('$') || rest.starts_with('`') || rest.starts_with("\u{FFFD}");
         if computed && how != WriteKind::File {
             ask.get_or_insert(
-                Decision::new(
-                    Verdict::Ask,
-                    Reason::ProtectedPath,
-                    format!(
-                        "{name} removes or writes into {t}, a folder whose name is computed when it runs; it could hold the settings of an agent or this guard"
-                    ),
-                )
-                .rule("tamper.computed_path")
-                .evidence(t.clone()),
+                finding(Verdict::Ask, "tamper.computed_path", format!("{name} removes or writes into {t}, a folder whose name is computed when it runs; it could hold the settings of an agent or this guard"), t.clone()),
             );
             continue;
         }
         if !located {
             if let Some(rule) = paths.protected_name(&t) {
                 ask.get_or_insert(
-                    Decision::new(
-                        Verdict::Ask,
-                        Reason::ProtectedPath,
-                        format!(
-                            "{name} writes {t} in a folder that cannot be known (after a `cd` to a variable); a file of that name configures an agent or this guard"
-                        ),
-                    )
-                    .rule(rule)
-                    .evidence(t.clone()),
+                    finding(Verdict::Ask, rule, format!("{name} writes {t} in a folder that cannot be known (after a `cd` to a variable); a file of that name configures an agent or this guard"), t.clone()),
                 );
             }
             continue;
@@ -229,28 +216,12 @@ pub(super) fn protected_write(
                     && !(t.starts_with('/') || t.starts_with('~') || t.starts_with("$HOME")) =>
             {
                 ask.get_or_insert(
-                    Decision::new(
-                        Verdict::Ask,
-                        Reason::ProtectedPath,
-                        format!(
-                            "{name} writes {t}, which would configure an agent, its hooks or this guard if it is a local file"
-                        ),
-                    )
-                    .rule(rule)
-                    .evidence(t.clone()),
+                    finding(Verdict::Ask, rule, format!("{name} writes {t}, which would configure an agent, its hooks or this guard if it is a local file"), t.clone()),
                 );
             }
             Some(Protection::Is(rule)) => {
                 return Some(
-                    Decision::new(
-                        Verdict::Deny,
-                        Reason::ProtectedPath,
-                        format!(
-                            "{name} writes {t}, which configures an agent, its hooks or this guard"
-                        ),
-                    )
-                    .rule(rule)
-                    .evidence(t),
+                    finding(Verdict::Deny, rule, format!("{name} writes {t}, which configures an agent, its hooks or this guard"), t),
                 )
             }
             // Git's work-tree commands (`checkout`, `stash pop`, `reset --hard`) change the
@@ -267,15 +238,7 @@ pub(super) fn protected_write(
                     }) => {}
             Some(Protection::Holds(rule)) if how == WriteKind::Replace => {
                 return Some(
-                    Decision::new(
-                        Verdict::Deny,
-                        Reason::ProtectedPath,
-                        format!(
-                            "{name} removes or replaces {t}, which holds the settings of an agent, its hooks or this guard"
-                        ),
-                    )
-                    .rule(rule)
-                    .evidence(t),
+                    finding(Verdict::Deny, rule, format!("{name} removes or replaces {t}, which holds the settings of an agent, its hooks or this guard"), t),
                 )
             }
             // A copy into such a folder writes what it copies, by name (`cp -r dist/* ~/` and
@@ -290,54 +253,24 @@ pub(super) fn protected_write(
                     None => {}
                     Some(Protection::Is(rule)) => {
                         return Some(
-                            Decision::new(
-                                Verdict::Deny,
-                                Reason::ProtectedPath,
-                                format!("{name} copies into {t} over a file that configures an agent, its hooks or this guard"),
-                            )
-                            .rule(rule)
-                            .evidence(t),
+                            finding(Verdict::Deny, rule, format!("{name} copies into {t} over a file that configures an agent, its hooks or this guard"), t),
                         )
                     }
                     Some(Protection::Holds(rule) | Protection::Sensitive(rule)) => {
                         ask.get_or_insert(
-                            Decision::new(
-                                Verdict::Ask,
-                                Reason::ProtectedPath,
-                                format!(
-                                    "{name} writes into {t}, which holds the settings of an agent, its hooks or this guard; it may overwrite them"
-                                ),
-                            )
-                            .rule(rule)
-                            .evidence(t.clone()),
+                            finding(Verdict::Ask, rule, into_message(&name, &t), t.clone()),
                         );
                     }
                 }
             }
             Some(Protection::Sensitive(rule)) => {
                 ask.get_or_insert(
-                    Decision::new(
-                        Verdict::Ask,
-                        Reason::ProtectedPath,
-                        format!(
-                            "{name} writes {t}, which changes how the agent's harness or its tools start (environment, aliases, programs git runs)"
-                        ),
-                    )
-                    .rule(rule)
-                    .evidence(t.clone()),
+                    finding(Verdict::Ask, rule, format!("{name} writes {t}, which changes how the agent's harness or its tools start (environment, aliases, programs git runs)"), t.clone()),
                 );
             }
             Some(Protection::Holds(rule)) => {
                 ask.get_or_insert(
-                    Decision::new(
-                        Verdict::Ask,
-                        Reason::ProtectedPath,
-                        format!(
-                            "{name} writes into {t}, which holds the settings of an agent, its hooks or this guard; it may overwrite them"
-                        ),
-                    )
-                    .rule(rule)
-                    .evidence(t),
+                    finding(Verdict::Ask, rule, into_message(&name, &t), t),
                 );
             }
             None => {}
@@ -442,7 +375,7 @@ fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String
         // `awk '{print > ".claude/settings.json"}'`, `git log --output=…`), whatever the
         // program's class: the script decides what it does.
         // (Interpreters' inline code is `interpreter_paths`': reading is fine there.)
-        if SCRIPTED.contains(&c.program.as_str()) {
+        if super::SCRIPTED.contains(&c.program.as_str()) {
             for w in c
                 .args
                 .iter()
@@ -484,45 +417,6 @@ fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String
     }
     None
 }
-
-/// Programs whose arguments hold a script or an option that can name a file to write or a
-/// command to run (`sed`, `awk`, `git`, `make`, `sqlite3`, `find`, ...).
-const SCRIPTED: &[&str] = &[
-    "sed",
-    "gsed",
-    "awk",
-    "gawk",
-    "mawk",
-    "nawk",
-    "git",
-    "make",
-    "gmake",
-    "sqlite3",
-    "find",
-    "xargs",
-    "env",
-    "yq",
-    "jq",
-    "sort",
-    "tree",
-    "tar",
-    "rsync",
-    "ssh",
-    "scp",
-    "vim",
-    "vi",
-    "nvim",
-    "emacs",
-    "ed",
-    "ex",
-    "expect",
-    "tclsh",
-    "lua",
-    "php",
-    "osascript",
-    "pwsh",
-    "powershell",
-];
 
 /// Words that show inline interpreter code writing, removing or running something (Python,
 /// Node, Perl, Ruby, PHP idioms). Code that names a protected path and holds none of them only
