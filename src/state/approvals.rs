@@ -361,7 +361,7 @@ impl Store {
         Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
     }
 
-    /// Housekeeping: drops the recorded arguments of asks older than [`CALL_ARGS_TTL`] or
+    /// Housekeeping: drops the recorded arguments of asks older than `CALL_ARGS_TTL` (a day) or
     /// whose audit row is gone. Returns how many were dropped.
     ///
     /// # Errors

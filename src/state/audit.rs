@@ -105,7 +105,7 @@ impl Store {
 
     /// The harness session of the newest hook decision about this exact tool call (`tool` as
     /// the audit names it, `server/tool`; `digest` the SHA-256 of its arguments) among the last
-    /// [`CALL_LOOKBACK_ROWS`] audit rows and at most `within_secs` old. The MCP proxy uses it to
+    /// `CALL_LOOKBACK_ROWS` (1000) audit rows and at most `within_secs` old. The MCP proxy uses it to
     /// judge a `tools/call` with the session view of the hook event that preceded it.
     ///
     /// # Errors
