@@ -38,7 +38,7 @@ pub struct Outcome {
 ///
 /// `db` overrides the database location (`None`: `--db`, `INTENTSHIELD_DB`, config, default).
 /// `store` may be given to use an already open store (`check` uses an in-memory one).
-pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>) -> Outcome {
+pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut Store>) -> Outcome {
     let Some(mut harness) = Harness::from_name(harness) else {
         return fail(
             None,
@@ -50,9 +50,22 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
         Ok(c) => c,
         Err(e) => return fail(Some(harness), None, &format!("bad setting: {e}")),
     };
+    let db_path = state::db_path(cfg.db.as_deref());
+    // An event that cannot be read fails closed; its session (when its id can be found) is
+    // tainted, since a tool result the guard could not read may carry anything.
+    let mut unreadable = |harness: Harness, event_name: Option<&str>, msg: &str| {
+        taint_unreadable(
+            harness,
+            input,
+            db_path.as_deref().ok(),
+            store.as_deref_mut(),
+            msg,
+        );
+        fail(Some(harness), event_name, msg)
+    };
     if input.len() > MAX_INPUT {
-        return fail(
-            Some(harness),
+        return unreadable(
+            harness,
             None,
             &format!(
                 "event is {} bytes, over the {} byte limit",
@@ -63,24 +76,16 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
     }
     let text = match std::str::from_utf8(input) {
         Ok(t) => t,
-        Err(e) => {
-            return fail(
-                Some(harness),
-                None,
-                &format!("event is not valid UTF-8: {e}"),
-            )
-        }
+        Err(e) => return unreadable(harness, None, &format!("event is not valid UTF-8: {e}")),
     };
-    let raw: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => {
-            return fail(
-                Some(harness),
-                None,
-                &format!("event is not valid JSON: {e}"),
-            )
-        }
-    };
+    let raw: Value =
+        match serde_json::from_str(text).or_else(|e| match lone_surrogates_replaced(text) {
+            Some(fixed) => serde_json::from_str(&fixed),
+            None => Err(e),
+        }) {
+            Ok(v) => v,
+            Err(e) => return unreadable(harness, None, &format!("event is not valid JSON: {e}")),
+        };
     // Cursor also runs hooks from Claude Code's settings files (hook-protocols.md §3.6).
     if harness == Harness::Claude && harness::sniff(&raw) == Some(Harness::Cursor) {
         harness = Harness::Cursor;
@@ -88,12 +93,11 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], store: Option<&mut Store>
     let event_name = raw.get("hook_event_name").and_then(Value::as_str);
     let ev = match harness::parse(harness, &raw) {
         Ok(ev) => ev,
-        Err(e) => return fail(Some(harness), event_name, &format!("malformed event: {e}")),
+        Err(e) => return unreadable(harness, event_name, &format!("malformed event: {e}")),
     };
     let opts = RenderOptions {
         gemini_ask: cfg.gemini_ask,
     };
-    let db_path = state::db_path(cfg.db.as_deref());
     let own = paths::own_files(db_path.as_deref().ok(), flags.config.as_ref());
     let ctx = Context {
         config: &cfg,
@@ -243,6 +247,124 @@ fn call_dir(ev: &Event) -> Option<String> {
             Some(base.resolve(d).to_string_lossy().into_owned())
         }
         None => ev.cwd.clone(),
+    }
+}
+
+/// JSON text with every lone UTF-16 surrogate escape (`\ud800` not followed by a low
+/// surrogate, or a low one alone) replaced by `\ufffd`; `None` when there is none. Node's
+/// `JSON.stringify` writes such escapes for any string holding a lone surrogate, and serde_json
+/// refuses them: a tool result must not become unreadable (and so untainted) by one character.
+fn lone_surrogates_replaced(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let hex = |i: usize| -> Option<u32> {
+        let s = text.get(i..i + 4)?;
+        u32::from_str_radix(s, 16).ok()
+    };
+    let escape_at = |i: usize| -> Option<u32> {
+        (b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u'))
+            .then(|| hex(i + 2))
+            .flatten()
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut i = 0;
+    let mut last = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match escape_at(i) {
+            Some(hi @ 0xD800..=0xDBFF)
+                if escape_at(i + 6).is_some_and(|lo| (0xDC00..=0xDFFF).contains(&lo)) =>
+            {
+                let _ = hi;
+                i += 12;
+            }
+            Some(0xD800..=0xDFFF) => {
+                out.push_str(&text[last..i]);
+                out.push_str("\\ufffd");
+                i += 6;
+                last = i;
+                changed = true;
+            }
+            // Any other escape (`\\`, `\"`, `\n`, `\u0041`): skip it whole.
+            _ => i += 2,
+        }
+    }
+    if !changed {
+        return None;
+    }
+    out.push_str(&text[last..]);
+    Some(out)
+}
+
+/// The session id an unreadable event names, found without parsing it: the first
+/// `"session_id"` (or Cursor's `"conversation_id"`) string value, at most 256 bytes, without
+/// escapes.
+fn session_hint(input: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(&input[..input.len().min(MAX_INPUT)]);
+    for key in ["\"session_id\"", "\"conversation_id\""] {
+        let Some(pos) = text.find(key) else {
+            continue;
+        };
+        let rest = text[pos + key.len()..].trim_start();
+        let Some(rest) = rest.strip_prefix(':') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix('"') else {
+            continue;
+        };
+        let id: String = rest
+            .chars()
+            .take_while(|c| *c != '"' && *c != '\\')
+            .take(257)
+            .collect();
+        if !id.is_empty() && id.len() <= 256 {
+            return Some(id);
+        }
+    }
+    None
+}
+
+/// Taints the session an unreadable event names (best effort: without a session id or a
+/// usable database nothing happens; the event itself has already failed closed).
+fn taint_unreadable(
+    harness: Harness,
+    input: &[u8],
+    db: Option<&Path>,
+    store: Option<&mut Store>,
+    why: &str,
+) {
+    let Some(id) = session_hint(input) else {
+        return;
+    };
+    let reason: String = format!("an event the guard could not read ({why})")
+        .chars()
+        .take(300)
+        .collect();
+    let mut opened;
+    let store = match store {
+        Some(s) => s,
+        None => {
+            let Some(Ok(s)) = db.map(Store::open) else {
+                return;
+            };
+            opened = s;
+            &mut opened
+        }
+    };
+    if store.begin().is_err() {
+        return;
+    }
+    let done = store
+        .touch_session(&id, harness.name(), false)
+        .and_then(|_| store.taint(&id, &reason));
+    match done {
+        Ok(()) => {
+            let _ = store.commit();
+        }
+        Err(_) => store.rollback(),
     }
 }
 

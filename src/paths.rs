@@ -298,6 +298,9 @@ fn glob_path_match(pattern: &Path, path: &Path) -> bool {
         })
 }
 
+/// Our default config and data folders, relative to a home directory.
+const OWN_FOLDERS: &[&str] = &[".config/intentshield", ".local/share/intentshield"];
+
 /// System-wide settings folders of the harnesses (managed settings, which outrank a user's:
 /// Claude Code's `managed-settings.json`, Gemini CLI's system settings, Codex's
 /// `requirements.toml`, Cursor's), with their protection rule.
@@ -370,10 +373,34 @@ impl PathContext {
     pub fn resolve(&self, p: &str) -> PathBuf {
         let p = p.trim();
         let home = self.home.as_deref().unwrap_or("/root");
+        let cwd = self.cwd.as_deref().unwrap_or("/");
         let expanded = if p == "~" {
             home.to_string()
         } else if let Some(rest) = p.strip_prefix("~/") {
             format!("{home}/{rest}")
+        } else if p == "~+" || p.starts_with("~+/") {
+            // `~+` is the working directory.
+            format!("{cwd}{}", &p[2..])
+        } else if let Some(user) = p.strip_prefix('~').filter(|_| !p.starts_with("~-")) {
+            // `~user`: that user's home. This user's by name, root's, else /home/user.
+            let (name, rest) = user.split_once('/').map_or((user, ""), |(n, r)| (n, r));
+            let me = Path::new(home)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
+            let base = if me.as_deref() == Some(name)
+                || crate::env::text("USER").as_deref() == Some(name)
+            {
+                home.to_string()
+            } else if name == "root" {
+                "/root".to_string()
+            } else {
+                format!("/home/{name}")
+            };
+            if rest.is_empty() {
+                base
+            } else {
+                format!("{base}/{rest}")
+            }
         } else if let Some(rest) = p.strip_prefix("$HOME") {
             format!("{home}{rest}")
         } else if let Some(rest) = p.strip_prefix("${HOME}") {
@@ -472,8 +499,11 @@ impl PathContext {
     /// The rule of a [`Protection::Sensitive`] file, if `r` (resolved) is one: a shell start-up
     /// file in the home directory, or the user's git config.
     fn sensitive(&self, r: &Path) -> Option<&'static str> {
-        let home = fold(Path::new(self.home.as_deref()?));
         let r = fold(r);
+        if r == Path::new("/etc/gitconfig") || r.starts_with("/etc/profile.d") {
+            return Some("protect.git_config");
+        }
+        let home = fold(Path::new(self.home.as_deref()?));
         let rel = r.strip_prefix(&home).ok()?.to_string_lossy().into_owned();
         const STARTUP: &[&str] = &[
             ".bashrc",
@@ -531,19 +561,16 @@ impl PathContext {
                 }
             }
         }
-        // Too many matches to look at: a last component that could name a protected file
-        // makes it a write that may reach one.
-        let last = pattern
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned());
-        if expanded.is_none()
-            && last.is_some_and(|l| {
-                self.protected_names()
-                    .iter()
-                    .any(|n| name_glob_match(&l, n))
-            })
-        {
-            return Some(Protection::Holds("protect.intentshield_state"));
+        // Too many matches to look at: it may reach a protected file only if the folder
+        // before the first glob holds one (`~/*` may; `node_modules/*` cannot).
+        if expanded.is_none() {
+            let prefix: PathBuf = pattern
+                .components()
+                .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
+                .collect();
+            if let Some(p) = self.protection_of(&prefix.to_string_lossy(), true) {
+                return Some(Protection::Holds(p.rule()));
+            }
         }
         None
     }
@@ -721,6 +748,14 @@ impl PathContext {
             .and_then(Path::file_name)
             .map(|n| n.to_string_lossy())
             .unwrap_or_default();
+        // Our default folders wherever a home is (`X/.config/intentshield`,
+        // `X/.local/share/intentshield`), whatever `HOME` says: they are ours by name.
+        if OWN_FOLDERS.iter().any(|f| {
+            let f = Path::new(f);
+            r.ancestors().any(|a| a.ends_with(f))
+        }) {
+            return Some("protect.intentshield_state");
+        }
         // Our database, its directory and our config file. (Not their ancestors: copying a
         // build into `~` is everyday work.)
         for own in &self.own {

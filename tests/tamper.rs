@@ -351,3 +351,53 @@ fn everyday_work_in_a_project_with_agent_settings_passes() {
     );
     assert_eq!(verdict("claude", &r), "ask", "{r:?}");
 }
+
+/// `git clean -x` and `git stash -u` take a project's untracked local settings with them.
+#[test]
+fn git_dropping_untracked_local_settings_asks() {
+    let (_t, home, db) = home();
+    let cwd = format!("{home}/proj");
+    std::fs::write(format!("{cwd}/.claude/settings.local.json"), "{}").unwrap();
+    start_in(&home, "claude", &db);
+    for cmd in [
+        "git clean -fdx",
+        "git stash -u",
+        "git stash push --include-untracked",
+    ] {
+        let r = hook_in(&home, "claude", &shell_call("claude", "s", &cwd, cmd), &db);
+        assert_eq!(verdict("claude", &r), "ask", "{cmd}: {r:?}");
+    }
+    for cmd in ["git clean -fd", "git stash"] {
+        let r = hook_in(&home, "claude", &shell_call("claude", "s", &cwd, cmd), &db);
+        assert_eq!(verdict("claude", &r), "none", "{cmd}: {r:?}");
+    }
+}
+
+/// A glob over a folder with more entries than the expansion looks at is judged by the folder
+/// before it: `node_modules/*` holds no settings.
+#[test]
+fn a_glob_over_a_big_folder_is_judged_by_its_folder() {
+    let (_t, home, db) = home();
+    let cwd = format!("{home}/proj");
+    std::fs::write(format!("{cwd}/.claude/settings.json"), "{}").unwrap();
+    let nm = format!("{cwd}/node_modules");
+    std::fs::create_dir_all(&nm).unwrap();
+    for i in 0..1100 {
+        std::fs::write(format!("{nm}/m{i}"), "").unwrap();
+    }
+    start_in(&home, "claude", &db);
+    let r = hook_in(
+        &home,
+        "claude",
+        &shell_call("claude", "s", &cwd, "rm -rf node_modules/*"),
+        &db,
+    );
+    assert_eq!(verdict("claude", &r), "none", "{r:?}");
+    let r = hook_in(
+        &home,
+        "claude",
+        &shell_call("claude", "s", &cwd, "rm -rf ~/*"),
+        &db,
+    );
+    assert_eq!(verdict("claude", &r), "deny", "{r:?}");
+}

@@ -71,6 +71,14 @@ impl SimpleCommand {
         let a = &self.args;
         let any = |fs: &[&str]| a.iter().any(|x| fs.contains(&x.as_str()));
         let any_prefix = |fs: &[&str]| a.iter().any(|x| fs.iter().any(|f| x.starts_with(f)));
+        // Options that make a program run another program or command.
+        if EXEC_OPTIONS
+            .iter()
+            .filter(|(prog, _)| *prog == p)
+            .any(|(_, opts)| any_prefix(opts))
+        {
+            return false;
+        }
         match p {
             "find" => {
                 return !any(&[
@@ -98,6 +106,10 @@ impl SimpleCommand {
                     return false;
                 };
                 let ap = awk_program(&prog);
+                // gawk's indirect calls (`@f(…)` with f = "system") and `@include`/`@load`.
+                if prog.contains('@') {
+                    return false;
+                }
                 return !ap.executes
                     && !ap.unknown_write
                     && ap.writes.is_empty()
@@ -137,7 +149,12 @@ impl SimpleCommand {
                         )
                     })
                 });
-                if o.any(&["--eval"]) || stdin_makefile || sets_shell {
+                // A variable defined on the command line is expanded (`X:=$(shell …)`).
+                let expands = o
+                    .operands
+                    .iter()
+                    .any(|x| x.contains("$(") || x.contains("${"));
+                if o.any(&["--eval", "-E"]) || stdin_makefile || sets_shell || expands {
                     return false;
                 }
             }
@@ -179,12 +196,41 @@ impl SimpleCommand {
         }
         BUILD_TEST.iter().any(|(prog, subs)| {
             *prog == p
-                && (subs.is_empty()
-                    || self
-                        .args
+                && if subs.is_empty() {
+                    self.build_args_are_local(0)
+                } else {
+                    self.args
                         .first()
-                        .is_some_and(|a| subs.contains(&a.as_str())))
+                        .is_some_and(|a| subs.contains(&a.as_str()))
+                        && self.build_args_are_local(1)
+                }
         })
+    }
+
+    /// True when a build or test command's arguments keep it local and its own: no URL or
+    /// remote module (`@latest`, `host/mod@v1`), no package to install (`npm install PKG`),
+    /// and no option that runs another program or writes elsewhere (`--config`, `-exec`,
+    /// `-toolexec`, `--basetemp`, `--outFile`, `--modules-folder`, pytest `-p`).
+    /// `skip` words are the subcommand (0 for a program without one).
+    fn build_args_are_local(&self, skip: usize) -> bool {
+        let sub = self.args.first().map(String::as_str).unwrap_or("");
+        let installs = matches!(sub, "install" | "i" | "add" | "get")
+            && self.args.iter().skip(1).any(|x| !x.starts_with('-'));
+        let remote_run = self.program == "go"
+            && sub == "run"
+            && self.args.iter().skip(1).any(|x| {
+                !x.starts_with('-')
+                    && (x.contains('@') || x.split('/').next().is_some_and(|h| h.contains('.')))
+            });
+        !installs
+            && !remote_run
+            && !self.args.iter().skip(skip).any(|x| {
+                x.contains("://")
+                    || (x.contains('@') && !x.starts_with('-'))
+                    || BUILD_EXEC_OPTIONS
+                        .iter()
+                        .any(|o| x == o || x.starts_with(&format!("{o}=")))
+            })
     }
 }
 
@@ -239,3 +285,53 @@ impl Analysis {
 
 #[cfg(test)]
 mod tests;
+
+/// Options that make a program run another program or a command (`sort
+/// --compress-program=sh`, `tar --to-command`, `rsync -e`, `ssh -o ProxyCommand=…`,
+/// `printf -v VAR`, which assigns instead of printing).
+const EXEC_OPTIONS: &[(&str, &[&str])] = &[
+    ("sort", &["--compress-program"]),
+    (
+        "tar",
+        &[
+            "-I",
+            "--use-compress-program",
+            "--to-command",
+            "--checkpoint-action",
+            "-F",
+            "--info-script",
+            "--new-volume-script",
+            "--rsh-command",
+        ],
+    ),
+    ("rsync", &["-e", "--rsh", "--rsync-path"]),
+    ("zip", &["-TT", "--unzip-command"]),
+    ("man", &["-P", "--pager", "-H", "--html"]),
+    ("ssh", &["-o", "-F"]),
+    ("scp", &["-o", "-S", "-F"]),
+    ("sftp", &["-o", "-S", "-F"]),
+    ("printf", &["-v"]),
+    ("sdiff", &["--diff-program"]),
+    ("diff3", &["--diff-program"]),
+];
+
+/// Build and test options that run another program or write outside the project.
+const BUILD_EXEC_OPTIONS: &[&str] = &[
+    "--config",
+    "-exec",
+    "-toolexec",
+    "--basetemp",
+    "--outFile",
+    "--outDir",
+    "--out-dir",
+    "--modules-folder",
+    "--rootdir",
+    "--manifest-path",
+    "--target-dir",
+    "-p",
+    "--plugin",
+    "--registry",
+    "--prefix",
+    "-C",
+    "--directory",
+];

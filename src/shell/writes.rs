@@ -164,22 +164,36 @@ impl SimpleCommand {
                 let o = Opts::parse(sub, "", "", &["output"]);
                 out.extend(o.values(&["--output"]).map(|f| self.git_locate(f)));
                 if self.git_sub() == Some("config") {
-                    // Keys that run code: a hooks path, an SSH command, an fsmonitor,
-                    // aliases, includes. Writing them is writing the repository's hooks.
-                    let sets_code = a.iter().any(|x| {
-                        let k = x.to_ascii_lowercase();
+                    let reads = a.iter().any(|x| {
                         matches!(
-                            k.as_str(),
-                            "core.hookspath"
-                                | "core.sshcommand"
-                                | "core.fsmonitor"
-                                | "core.editor"
-                                | "core.pager"
-                                | "include.path"
-                        ) || k.starts_with("alias.")
-                            || k.starts_with("includeif.")
+                            x.as_str(),
+                            "--get"
+                                | "--get-all"
+                                | "--get-regexp"
+                                | "--list"
+                                | "-l"
+                                | "get"
+                                | "list"
+                        )
                     });
-                    if sets_code {
+                    // Keys that run code: a hooks path, an SSH command, an fsmonitor,
+                    // aliases, includes, filters, diff and merge drivers, credential
+                    // helpers, pagers. Writing them is writing the repository's hooks.
+                    let sets_code = a.iter().enumerate().any(|(i, x)| {
+                        let k = x.to_ascii_lowercase();
+                        if k == "credential.helper"
+                            || (k.starts_with("credential.") && k.ends_with(".helper"))
+                        {
+                            // A helper built into git (`store`, `cache`, `osxkeychain`) runs no
+                            // code of the caller's; `!cmd` or a path does.
+                            let v = a.get(i + 1).map_or("", String::as_str);
+                            let first = v.split_whitespace().next().unwrap_or("");
+                            return v.starts_with('!') || first.contains('/');
+                        }
+                        git_key_runs_code(&k)
+                    });
+                    // (Whatever the scope: `--global` and `--system` keys run as well.)
+                    if sets_code && !reads {
                         out.push(".git/config".to_string());
                     }
                 }
@@ -796,3 +810,58 @@ impl Analysis {
 
 #[cfg(test)]
 mod tests;
+
+/// True for a git config key whose value git runs as a command or uses to find code
+/// (`core.hooksPath`, `core.fsmonitor`, `alias.*`, `filter.*.clean`, `diff.external`,
+/// `credential.helper`, `gpg.program`, pagers, includes…); `k` is lower-case.
+fn git_key_runs_code(k: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "core.hookspath",
+        "core.sshcommand",
+        "core.fsmonitor",
+        "core.editor",
+        "core.pager",
+        "core.askpass",
+        "core.gitproxy",
+        "diff.external",
+        "include.path",
+        "gpg.program",
+        "sequence.editor",
+        "uploadpack.packobjectshook",
+        "web.browser",
+        "sendemail.smtpserver",
+    ];
+    const PREFIXES: &[&str] = &[
+        "alias.",
+        "includeif.",
+        "filter.",
+        "pager.",
+        "credential.",
+        "gpg.",
+        "browser.",
+        "mergetool.",
+        "difftool.",
+        "merge.",
+        "diff.",
+    ];
+    const SUFFIXES: &[&str] = &[
+        ".clean",
+        ".smudge",
+        ".process",
+        ".textconv",
+        ".command",
+        ".driver",
+        ".cmd",
+        ".program",
+        ".uploadpack",
+        ".receivepack",
+        ".helper",
+        ".path",
+    ];
+    EXACT.contains(&k)
+        || (PREFIXES.iter().any(|p| k.starts_with(p)) && SUFFIXES.iter().any(|s| k.ends_with(s)))
+        || k.starts_with("alias.")
+        || k.starts_with("includeif.")
+        || k.starts_with("pager.")
+        || (k.starts_with("remote.") && (k.ends_with(".uploadpack") || k.ends_with(".receivepack")))
+}

@@ -60,6 +60,68 @@ fn key_is(k: &str, names: &[&str]) -> bool {
     names.contains(&norm.as_str()) || norm.ends_with("path")
 }
 
+/// `path` with every shell expansion the analysis could not resolve removed, as if each were
+/// empty: `$NAME`, `${…}`, `$@`, `$*`, `$1`, `$(…)` and backquoted text.
+fn without_expansions(path: &str) -> String {
+    let mut out = String::new();
+    let mut it = path.chars().peekable();
+    while let Some(c) = it.next() {
+        match c {
+            '$' => match it.peek() {
+                Some('{') => {
+                    for d in it.by_ref() {
+                        if d == '}' {
+                            break;
+                        }
+                    }
+                }
+                Some('(') => {
+                    let mut depth = 0;
+                    for d in it.by_ref() {
+                        match d {
+                            '(' => depth += 1,
+                            ')' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Some(d) if d.is_ascii_alphabetic() || *d == '_' => {
+                    while it
+                        .peek()
+                        .is_some_and(|d| d.is_ascii_alphanumeric() || *d == '_')
+                    {
+                        it.next();
+                    }
+                }
+                Some(d) if d.is_ascii_digit() || "@*#?$!-".contains(*d) => {
+                    it.next();
+                }
+                _ => out.push(c),
+            },
+            '`' => {
+                for d in it.by_ref() {
+                    if d == '`' {
+                        break;
+                    }
+                }
+            }
+            // The lexer's stand-in for a `$` it kept literal, and its `$(…)` marker's dots.
+            '\u{FFFD}' | '…' => {}
+            // `~-` (the previous directory): unknown.
+            '~' if out.is_empty() && it.peek() == Some(&'-') => {
+                it.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// A protected-path decision: `verdict`, the protection `rule`, the path as `evidence`.
 fn finding(
     verdict: Verdict,
@@ -168,6 +230,14 @@ pub(super) fn protected_write(
         );
     }
     let mut ask: Option<Decision> = None;
+    if let Some(f) = sh.and_then(|a| git_drops_local_settings(a, paths)) {
+        ask = Some(finding(
+            Verdict::Ask,
+            "protect.claude_settings",
+            format!("{name} removes untracked or ignored files, among them {f}, which holds this project's local agent settings"),
+            f,
+        ));
+    }
     if let Some((prog, path, rule)) = sh.and_then(|a| passes_protected(a, paths)) {
         ask = Some(
             finding(Verdict::Ask, rule, format!("{name} gives {path}, which configures an agent, its hooks or this guard, to {prog}, which is not known to only read it"), path),
@@ -189,11 +259,59 @@ pub(super) fn protected_write(
             .strip_prefix("${HOME}")
             .or_else(|| t.strip_prefix("$HOME"))
             .unwrap_or(&t);
-        let located = located && !rest.contains('$') && !rest.contains('`');
+        // `~-` is the previous directory (`$OLDPWD`): unknown here.
+        let oldpwd = rest == "~-" || rest.starts_with("~-/");
+        let unresolved = rest.contains(['$', '`', '\u{FFFD}']) || oldpwd;
+        let located = located && !unresolved;
+        if unresolved {
+            // What an expansion the analysis cannot know leaves when it is empty
+            // (`~/.cl$@aude`, `~/.cl${x}aude`, `~/.cl$(true)aude` are `~/.claude`).
+            let head = &t[..t.len() - rest.len()];
+            let bare = format!("{head}{}", without_expansions(rest));
+            match paths.protection(&bare, how != WriteKind::File) {
+                Some(Protection::Is(rule)) => {
+                    return Some(finding(
+                        Verdict::Deny,
+                        rule,
+                        format!("{name} writes {t}, which is {bare} when its expansions are empty: it configures an agent, its hooks or this guard"),
+                        t,
+                    ))
+                }
+                Some(Protection::Holds(rule)) if how == WriteKind::Replace => {
+                    return Some(finding(
+                        Verdict::Deny,
+                        rule,
+                        format!("{name} removes or replaces {t}, which is {bare} when its expansions are empty: it holds the settings of an agent, its hooks or this guard"),
+                        t,
+                    ))
+                }
+                Some(p) => {
+                    ask.get_or_insert(finding(
+                        Verdict::Ask,
+                        p.rule(),
+                        format!("{name} writes {t}, which is {bare} when its expansions are empty"),
+                        t.clone(),
+                    ));
+                    continue;
+                }
+                None => {}
+            }
+        }
         // A folder removed, replaced or written into whose name is computed (`rm -rf $X`,
-        // `rm -rf $(printf …)`): what cannot be analysed is not harmless.
-        let computed =
-            rest.starts_with('$') || rest.starts_with('`') || rest.starts_with("\u{FFFD}");
+        // `rm -rf ~/$(printf …)`): what cannot be analysed is not harmless, where the part
+        // before the computed one could hold protected files.
+        let literal = if oldpwd {
+            Some("")
+        } else {
+            rest.find(['$', '`', '\u{FFFD}'])
+                .map(|i| &rest[..rest[..i].rfind('/').map_or(0, |j| j + 1)])
+        };
+        let computed = literal.is_some_and(|prefix| {
+            prefix.is_empty()
+                || paths
+                    .protection(&format!("{}{prefix}", &t[..t.len() - rest.len()]), true)
+                    .is_some()
+        });
         if computed && how != WriteKind::File {
             ask.get_or_insert(
                 finding(Verdict::Ask, "tamper.computed_path", format!("{name} removes or writes into {t}, a folder whose name is computed when it runs; it could hold the settings of an agent or this guard"), t.clone()),
@@ -357,6 +475,48 @@ fn links_protected(a: &Analysis, paths: &PathContext) -> Option<(String, &'stati
 const COPIERS: &[&str] = &[
     "cp", "rsync", "scp", "install", "ditto", "tar", "zip", "diff",
 ];
+
+/// Local settings files that git does not track (Claude Code ignores `settings.local.json`
+/// itself), relative to a project.
+const LOCAL_SETTINGS: &[&str] = &[".claude/settings.local.json"];
+
+/// The project's local settings file a `git clean -x`/`-X` or `git stash -u`/`-a` would remove
+/// or stash away, when one exists: the command names no pathspec, so all untracked or ignored
+/// files go. Stats the files.
+fn git_drops_local_settings(a: &Analysis, paths: &PathContext) -> Option<String> {
+    for c in a.all_commands() {
+        if c.program != "git" {
+            continue;
+        }
+        let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        let cluster = |ch: char| {
+            args.iter()
+                .any(|x| x.starts_with('-') && !x.starts_with("--") && x.contains(ch))
+        };
+        let sub = args.iter().find(|x| !x.starts_with('-')).copied();
+        let drops = match sub {
+            Some("clean") => cluster('x') || cluster('X'),
+            Some("stash") => {
+                cluster('u')
+                    || cluster('a')
+                    || args
+                        .iter()
+                        .any(|x| matches!(*x, "--include-untracked" | "--all"))
+            }
+            _ => false,
+        };
+        if !drops {
+            continue;
+        }
+        for f in LOCAL_SETTINGS {
+            let located = c.dir.locate(f).unwrap_or_else(|| f.to_string());
+            if std::fs::metadata(paths.resolve(&located)).is_ok() {
+                return Some(f.to_string());
+            }
+        }
+    }
+    None
+}
 
 /// Git subcommands that do not change the files of the work tree.
 const GIT_KEEPS_FILES: &[&str] = &[
