@@ -3,7 +3,7 @@
 
 use crate::event::Harness;
 use crate::exit::{CliError, CliResult, ExitStatus};
-use crate::install::{self, Change, Env, Options, Scope};
+use crate::install::{self, Backup, Change, Env, Options, Scope};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::path::PathBuf;
 
@@ -54,6 +54,12 @@ pub fn command() -> Command {
             .value_parser(["always", "tainted", "never"])
             .help("Passed to the hook as --review <mode>"),
     )
+    .arg(
+        Arg::new("portable")
+            .long("portable")
+            .action(ArgAction::SetTrue)
+            .help("Write the command name `intentshield`, found on PATH when the hook runs, instead of this executable's absolute path (for settings a team commits; a command on PATH can be shadowed)"),
+    )
 }
 
 /// `uninstall`.
@@ -97,7 +103,9 @@ fn targets(m: &ArgMatches, env: &Env, installing: bool) -> Vec<Harness> {
     }
 }
 
-fn report(h: Harness, changes: &[Change], dry_run: bool, verb: &str) -> Result<(), String> {
+/// Reports one harness's changes (and applies them unless `dry_run`); `Ok(false)` when there
+/// was nothing to do.
+fn report(h: Harness, changes: &[Change], dry_run: bool, verb: &str) -> Result<bool, String> {
     let name = h.name();
     if changes.iter().all(Change::is_noop) {
         let p = changes
@@ -109,33 +117,68 @@ fn report(h: Harness, changes: &[Change], dry_run: bool, verb: &str) -> Result<(
         } else {
             println!("{name}: no intentshield entries in {p}; nothing to remove");
         }
-        return Ok(());
+        return Ok(false);
     }
     if dry_run {
         for c in changes.iter().filter(|c| !c.is_noop()) {
             print!("{}", c.diff());
         }
         println!("{name}: dry run; nothing written");
-        return Ok(());
+        return Ok(true);
     }
     install::apply(changes).map_err(|e| e.to_string())?;
     for c in changes.iter().filter(|c| !c.is_noop()) {
-        let what = match (&c.before, &c.after) {
-            (None, Some(_)) => "created".to_string(),
-            (Some(_), None) => "removed (it held only our entries)".to_string(),
-            _ => format!(
-                "updated (previous text in {})",
-                install::fsutil::backup_path(&c.path).display()
+        let bak = install::fsutil::backup_path(&c.path);
+        let is_toml = c.path.extension().is_some_and(|e| e == "toml");
+        let what = match (&c.before, &c.after, &c.backup) {
+            _ if is_toml && verb == "installed" => format!(
+                "updated: [features] hooks turned on (the text before is kept in {})",
+                bak.display()
             ),
+            _ if is_toml => "updated: [features] hooks turned off again, as before install".to_string(),
+            (None, Some(_), _) => "created".to_string(),
+            (Some(_), None, _) => "removed (it held only our entries)".to_string(),
+            (_, _, Backup::Write(_)) => {
+                format!("updated (the text before install is kept in {})", bak.display())
+            }
+            (_, _, Backup::Leave) if verb == "installed" => format!(
+                "updated (the text before the first install stays in {})",
+                bak.display()
+            ),
+            (_, _, Backup::Leave) => format!(
+                "updated: our entries removed, your later changes kept (the text before install is in {})",
+                bak.display()
+            ),
+            (_, _, Backup::Remove) if verb == "installed" => "updated".to_string(),
+            (_, _, Backup::Remove) => "restored to its text before install".to_string(),
         };
         println!("{name}: {verb}: {} {what}", c.path.display());
     }
-    Ok(())
+    Ok(true)
 }
+
+/// Whether `intentshield` is found on `PATH` (what a `--portable` entry runs).
+fn on_path() -> bool {
+    let path = std::env::var_os(crate::env::PATH).unwrap_or_default();
+    std::env::split_paths(&path).any(|d| {
+        std::fs::metadata(d.join(PORTABLE_NAME)).is_ok_and(|m| {
+            use std::os::unix::fs::PermissionsExt;
+            m.is_file() && m.permissions().mode() & 0o111 != 0
+        })
+    })
+}
+
+/// The command name a `--portable` entry runs, looked up on `PATH` by the harness's shell.
+pub const PORTABLE_NAME: &str = "intentshield";
 
 fn run_both(m: &ArgMatches, installing: bool) -> CliResult {
     let env = Env::from_process().map_err(|e| CliError::failure("intentshield", e))?;
-    let exe = current_exe().map_err(|e| CliError::failure("intentshield", e))?;
+    let portable = installing && m.get_flag("portable");
+    let exe = if portable {
+        PathBuf::from(PORTABLE_NAME)
+    } else {
+        current_exe().map_err(|e| CliError::failure("intentshield", e))?
+    };
     let opts = Options {
         scope: scope_of(m),
         review: if installing {
@@ -173,13 +216,20 @@ fn run_both(m: &ArgMatches, installing: bool) -> CliResult {
             )
         });
         match res {
-            Ok(()) => {
+            Ok(did) => {
                 if installing {
                     for w in switched_off(h, &opts, &env) {
                         println!("{}: warning: {w}", h.name());
                     }
+                    for w in path_warnings(h, &opts, &env, portable) {
+                        println!("{}: warning: {w}", h.name());
+                    }
                     for n in install::notes(h, opts.scope) {
                         println!("{}: note: {n}", h.name());
+                    }
+                } else if !did {
+                    if let Some(hint) = other_scope_hint(h, &opts, &env) {
+                        println!("{}: note: {hint}", h.name());
                     }
                 }
             }
@@ -193,6 +243,60 @@ fn run_both(m: &ArgMatches, installing: bool) -> CliResult {
         println!("Check it with: intentshield doctor");
     }
     Ok(ExitStatus::failure_if(failed > 0))
+}
+
+/// The warnings about the executable an install names: an absolute path of this machine in
+/// a project file (teammates who commit it get a hook that cannot start, which a fail-closed
+/// harness turns into every tool call blocked), or a `--portable` name not found on `PATH`.
+fn path_warnings(h: Harness, opts: &Options, env: &Env, portable: bool) -> Vec<String> {
+    let Ok(spec) = install::spec::load(h) else {
+        return Vec::new();
+    };
+    let path = install::settings_path(&spec, opts.scope, env);
+    let mut out = Vec::new();
+    if portable && !on_path() {
+        out.push(format!(
+            "`{PORTABLE_NAME}` is not on PATH here, so the hook in {} cannot start until it is (put it on PATH, e.g. `cargo install --path .`)",
+            path.display()
+        ));
+    }
+    if opts.scope == Scope::Project && !portable {
+        out.push(format!(
+            "{} names {}, a path on this machine; if the file is committed, teammates get a hook that cannot start{}. Install with --portable to write the command name `{PORTABLE_NAME}`, found on PATH (a command on PATH can be shadowed by an earlier PATH entry)",
+            path.display(),
+            opts.exe.display(),
+            if spec.fail_closed.is_some() {
+                " and, being fail-closed, blocks every tool call"
+            } else {
+                ""
+            }
+        ));
+    }
+    out
+}
+
+/// When uninstall found nothing of ours in one scope but the other scope holds our entries:
+/// the command to run for it.
+fn other_scope_hint(h: Harness, opts: &Options, env: &Env) -> Option<String> {
+    let other = match opts.scope {
+        Scope::User => Scope::Project,
+        Scope::Project => Scope::User,
+    };
+    let o = Options {
+        scope: other,
+        ..opts.clone()
+    };
+    let changes = install::plan_uninstall(h, &o, env).ok()?;
+    let c = changes.first().filter(|c| !c.is_noop())?;
+    let flag = match other {
+        Scope::Project => "project",
+        Scope::User => "user",
+    };
+    Some(format!(
+        "intentshield entries are in {}: run `intentshield uninstall {} --scope {flag}`",
+        c.path.display(),
+        h.name()
+    ))
 }
 
 /// Settings that keep every hook from running although ours is installed: Claude Code

@@ -1,5 +1,5 @@
 //! File access for install/uninstall: bounded reads, atomic writes that keep the mode, one
-//! backup per settings file.
+//! backup per settings file (the text before our first install, with the file's permissions).
 
 use super::InstallError;
 use crate::fsutil::{Mode, Step};
@@ -85,7 +85,17 @@ pub fn check_writable(path: &Path) -> Result<(), InstallError> {
 /// Names the file: `cannot create directory` (the parent), `cannot create` (the temporary
 /// file) or `cannot write`; the target is unchanged.
 pub fn atomic_write(path: &Path, text: &str) -> Result<(), InstallError> {
-    crate::fsutil::write_atomic(path, text.as_bytes(), Mode::Keep).map_err(|e| {
+    atomic_write_mode(path, text, Mode::Keep)
+}
+
+/// [`atomic_write`] with the permissions `mode` says, set on the temporary file before any
+/// byte is written (a backup that may hold secrets is never readable by others, not even for
+/// a moment).
+///
+/// # Errors
+/// As [`atomic_write`].
+pub fn atomic_write_mode(path: &Path, text: &str, mode: Mode) -> Result<(), InstallError> {
+    crate::fsutil::write_atomic(path, text.as_bytes(), mode).map_err(|e| {
         let what = match e.step {
             Step::CreateDir => "cannot create directory",
             Step::CreateTemp => "cannot create",

@@ -83,29 +83,60 @@ pub fn render(doc: &Map<String, Value>, style: &Style) -> String {
     out
 }
 
-/// Parses a settings file's text; empty or blank text is an empty object.
+/// Parses a settings file's text; empty or blank text is an empty object. A file with `//`
+/// or `/* */` comments (JSONC, which Gemini CLI reads) is parsed too ([`parse_text`] says
+/// which it was).
 ///
 /// # Errors
 ///
 /// An [`InstallError`] at `path`: `<line>:<column>: not valid JSON (<parser message>); the
 /// file was not changed`, or `the top level is not a JSON object`.
 pub fn parse(path: &Path, text: &str) -> Result<Map<String, Value>, InstallError> {
+    parse_text(path, text).map(|(doc, _)| doc)
+}
+
+/// Parses a settings file's text, and says whether it needed the comment-allowing parser
+/// ([`super::jsonc`]): `true` for a file with comments.
+///
+/// # Errors
+///
+/// As [`parse`]. When neither parser reads the text, the error is the one found further into
+/// the file (a comment before a real mistake is not the mistake).
+pub fn parse_text(path: &Path, text: &str) -> Result<(Map<String, Value>, bool), InstallError> {
     if text.trim().is_empty() {
-        return Ok(Map::new());
+        return Ok((Map::new(), false));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(InstallError::at(path, "the top level is not a JSON object")),
-        Err(e) => Err(InstallError::at(
-            path,
-            format!(
-                "{}:{}: not valid JSON ({}); the file was not changed",
-                e.line(),
-                e.column(),
-                strip_position(&e.to_string())
-            ),
-        )),
+    let e = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => return Ok((m, false)),
+        Ok(_) => return Err(InstallError::at(path, "the top level is not a JSON object")),
+        Err(e) => e,
+    };
+    let strict = InstallError::at(
+        path,
+        format!(
+            "{}:{}: not valid JSON ({}); the file was not changed",
+            e.line(),
+            e.column(),
+            strip_position(&e.to_string())
+        ),
+    );
+    if !text.contains("//") && !text.contains("/*") {
+        return Err(strict);
+    }
+    match super::jsonc::parse(path, text) {
+        Ok(m) => Ok((m, true)),
+        Err(j) if position(&j) > (e.line(), e.column()) => Err(j),
+        Err(_) => Err(strict),
+    }
+}
+
+/// The `line:column` an error message starts with ((0, 0) when it has none).
+fn position(e: &InstallError) -> (usize, usize) {
+    let mut it = e.message.split(':');
+    match (it.next().map(str::parse), it.next().map(str::parse)) {
+        (Some(Ok(l)), Some(Ok(c))) => (l, c),
+        _ => (0, 0),
     }
 }
 

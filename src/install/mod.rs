@@ -6,11 +6,15 @@
 //! - other keys, values and key order stay as they were; JSON keeps its indentation and final
 //!   newline; TOML goes through `toml_edit` (comments kept);
 //! - idempotent: a second install changes nothing ([`Change::is_noop`]);
-//! - after install then uninstall on an untouched file, the file is byte-for-byte what it was
-//!   (restored from the backup when install of the backup gives the current text), or absent
-//!   again when install created it;
-//! - every write is atomic (temporary file in the same directory, then rename), keeps the
-//!   mode, and leaves one backup, `<file>.intentshield.bak`, of the text it replaced;
+//! - uninstall gives back the bytes the file had before our FIRST install, however many
+//!   installs (other executable paths, other options) came in between, when the user changed
+//!   nothing else in it; a file install created is removed again. The pristine text is kept in
+//!   `<file>.intentshield.bak`, written only while the file holds none of our entries
+//!   ([`Backup`]). When the user did change the file, only our entries go and their changes
+//!   stay. For Codex, a `[features]` hooks switch install turned on is turned off again;
+//! - a Gemini CLI settings file with `//` and `/* */` comments keeps them ([`jsonc`]);
+//! - every write is atomic (temporary file in the same directory, then rename) and keeps the
+//!   mode; a backup gets the file's own permissions;
 //! - a file that does not parse, or is read-only, is not touched: the error names the file
 //!   (and line:column).
 
@@ -18,6 +22,7 @@ pub mod command;
 pub mod diff;
 pub mod fsutil;
 pub mod json;
+pub mod jsonc;
 pub mod probe;
 pub mod spec;
 pub mod toml;
@@ -137,6 +142,23 @@ pub fn settings_path(spec: &Spec, scope: Scope, env: &Env) -> PathBuf {
     }
 }
 
+/// What applying a [`Change`] does to the file's backup, `<file>.intentshield.bak`
+/// ([`fsutil::backup_path`]).
+///
+/// The backup holds the file as it was before our FIRST install (the pristine text): it is
+/// written only when the file holds none of our entries yet, so installing again (from another
+/// executable path, with other options) never replaces it with a text of ours, and uninstall
+/// can give the original bytes back however many installs came in between.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Backup {
+    /// Leave it as it is (only its permissions are brought in line with the file's).
+    Leave,
+    /// Write this text to it (with the file's own permissions), before the file is written.
+    Write(String),
+    /// Remove it, after the file is written (it is used up, stale, or of no use).
+    Remove,
+}
+
 /// One file's planned change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
@@ -146,10 +168,12 @@ pub struct Change {
     pub before: Option<String>,
     /// Its new text; `None` to delete it.
     pub after: Option<String>,
+    /// What happens to its backup.
+    pub backup: Backup,
 }
 
 impl Change {
-    /// Nothing to write.
+    /// Nothing to write in the file itself (a backup may still be removed).
     pub fn is_noop(&self) -> bool {
         self.before == self.after
     }
@@ -164,13 +188,98 @@ impl Change {
     }
 }
 
+/// Whether a harness reads comments in its settings; a file with comments for one that does
+/// not is refused (it could not read the file before either).
+fn check_comments(spec: &Spec, path: &Path, commented: bool) -> Result<(), InstallError> {
+    if commented && !spec.comments {
+        return Err(InstallError::at(
+            path,
+            format!(
+                "has comments (// or /* */), which {} does not read; remove them (the file was not changed)",
+                spec.display
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_for(spec: &Spec, path: &Path, text: &str) -> Result<(Doc, bool), InstallError> {
+    let (doc, commented) = json::parse_text(path, text)?;
+    check_comments(spec, path, commented)?;
+    Ok((doc, commented))
+}
+
+type Doc = serde_json::Map<String, serde_json::Value>;
+
+/// The new text of a file whose document goes from `old` to `new`: a plain JSON file is
+/// written out in its own style ([`json::detect_style`]); a file with comments is edited in
+/// place ([`jsonc::edit`]). A leading byte order mark is kept.
+fn render(
+    path: &Path,
+    text: &str,
+    old: &Doc,
+    new: &Doc,
+    commented: bool,
+) -> Result<String, InstallError> {
+    let (bom, body) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", text),
+    };
+    let out = if commented {
+        jsonc::edit(path, body, old, new)?
+    } else {
+        json::render(new, &json::detect_style(body))
+    };
+    Ok(format!("{bom}{out}"))
+}
+
+/// Whether a document holds any entry of ours.
+pub fn holds_ours(spec: &Spec, doc: &Doc) -> bool {
+    let mut d = doc.clone();
+    json::uninstall_doc(Path::new(""), spec.layout, &mut d).is_ok()
+        && json::canonical(&d) != json::canonical(doc)
+}
+
+/// A document with our entries taken out and what install adds around them in an empty file
+/// (empty lists of the events we hook, an empty `"hooks"`, Cursor's `"version": 1`): two
+/// files with the same essence differ only by what intentshield did to them.
+pub fn essence(spec: &Spec, doc: &Doc) -> Doc {
+    use serde_json::Value;
+    let mut d = doc.clone();
+    let _ = json::uninstall_doc(Path::new(""), spec.layout, &mut d);
+    if let Some(Value::Object(h)) = d.get_mut("hooks") {
+        for ev in &spec.events {
+            if h.get(&ev.name) == Some(&Value::Array(Vec::new())) {
+                h.shift_remove(&ev.name);
+            }
+        }
+        if h.is_empty() {
+            d.shift_remove("hooks");
+        }
+    }
+    if spec.layout == Layout::Flat && d.get("version") == Some(&Value::from(1)) {
+        d.shift_remove("version");
+    }
+    d
+}
+
+/// The backup's document when it is a usable pristine text: it parses and holds none of our
+/// entries (a backup written by an older intentshield, or by hand, may hold some: it is then
+/// never restored, so our older entries do not come back).
+fn pristine(spec: &Spec, path: &Path, backup: &str) -> Option<Doc> {
+    let (doc, _) = json::parse_text(path, backup).ok()?;
+    (!holds_ours(spec, &doc)).then_some(doc)
+}
+
 /// New text of a JSON settings file after installing our entries (pure; the file's style is
-/// kept, and an unchanged document gives back the same text).
+/// kept, a file with comments keeps them where the harness reads comments, and an unchanged
+/// document gives back the same text).
 ///
 /// # Errors
 ///
-/// An [`InstallError`] at `path` when `before` is not a JSON object ([`json::parse`]) or its
-/// `"hooks"` is not an object of lists ([`json::install_doc`]).
+/// An [`InstallError`] at `path` when `before` is not a JSON object ([`json::parse_text`]),
+/// has comments the harness does not read, or its `"hooks"` is not an object of lists
+/// ([`json::install_doc`]).
 pub fn install_text(
     spec: &Spec,
     path: &Path,
@@ -178,50 +287,57 @@ pub fn install_text(
     before: Option<&str>,
 ) -> Result<String, InstallError> {
     let text = before.unwrap_or("");
-    let mut doc = json::parse(path, text)?;
-    let old = json::canonical(&doc);
+    let (old, commented) = parse_for(spec, path, text)?;
+    let mut doc = old.clone();
     json::install_doc(path, spec, line, &mut doc)?;
-    if before.is_some() && json::canonical(&doc) == old {
+    if before.is_some() && json::canonical(&doc) == json::canonical(&old) {
         return Ok(text.to_string());
     }
-    Ok(json::render(&doc, &json::detect_style(text)))
+    render(path, text, &old, &doc, commented)
 }
 
 /// New text of a JSON settings file after removing our entries; `None` to delete the file.
 ///
-/// `backup` is the text of `<file>.intentshield.bak`, if any: when installing into it gives
-/// exactly the current text, the backup's bytes come back unchanged.
+/// `backup` is the text of `<file>.intentshield.bak` (the file before our first install), if
+/// any. When the file, our entries aside, still says what the backup says (same document, same
+/// comments), the backup's bytes come back unchanged, however many installs came in between.
+/// Otherwise the user changed the file since: only our entries are taken out and their changes
+/// stay. Without a usable backup (none, unreadable, or holding entries of ours), a file left
+/// with nothing but what install creates is deleted (install created it).
 ///
 /// # Errors
 ///
-/// An [`InstallError`] at `path` when `before` is not a JSON object ([`json::parse`]) or its
-/// `"hooks"` is not an object ([`json::uninstall_doc`]). A backup that does not parse is no
-/// error: it is just not restored.
+/// An [`InstallError`] at `path` when `before` is not a JSON object ([`json::parse_text`]),
+/// has comments the harness does not read, or its `"hooks"` is not an object
+/// ([`json::uninstall_doc`]). A backup that does not parse is no error: it is just not
+/// restored.
 pub fn uninstall_text(
     spec: &Spec,
     path: &Path,
-    line: &str,
     before: Option<&str>,
     backup: Option<&str>,
 ) -> Result<Option<String>, InstallError> {
     let Some(text) = before else {
         return Ok(None);
     };
-    let mut doc = json::parse(path, text)?;
-    let old = json::canonical(&doc);
-    json::uninstall_doc(path, spec.layout, &mut doc)?;
-    if json::canonical(&doc) == old {
+    let (doc, commented) = parse_for(spec, path, text)?;
+    let mut stripped = doc.clone();
+    json::uninstall_doc(path, spec.layout, &mut stripped)?;
+    if json::canonical(&stripped) == json::canonical(&doc) {
         return Ok(Some(text.to_string()));
     }
-    if let Some(b) = backup {
-        if install_text(spec, path, line, Some(b)).ok().as_deref() == Some(text) {
+    let valid = backup.and_then(|b| pristine(spec, path, b).map(|d| (b, d)));
+    if let Some((b, bdoc)) = &valid {
+        if json::canonical(&essence(spec, &stripped)) == json::canonical(&essence(spec, bdoc))
+            && jsonc::comments(text) == jsonc::comments(b)
+        {
             return Ok(Some(b.to_string()));
         }
     }
-    if backup.is_none() && json::is_trivial(spec.layout, &doc) {
+    if valid.is_none() && json::is_trivial(spec.layout, &stripped) {
         return Ok(None);
     }
-    Ok(Some(json::render(&doc, &json::detect_style(text))))
+    render(path, text, &doc, &stripped, commented).map(Some)
 }
 
 fn hook_line(spec: &Spec, opts: &Options) -> Result<String, InstallError> {
@@ -236,6 +352,11 @@ fn hook_line(spec: &Spec, opts: &Options) -> Result<String, InstallError> {
 
 /// Works out what `install` would write, reading but not writing.
 ///
+/// The settings file's backup is written only when the file holds none of our entries yet (it
+/// then keeps the pristine text through later installs); when install creates the file, a
+/// stale backup is removed. Codex's `config.toml`, when its hooks switch is turned on, gets its
+/// own backup with the text that had it off (uninstall turns it off again).
+///
 /// # Errors
 ///
 /// An [`InstallError`]: the adapter spec does not load (a build bug); the executable path is
@@ -248,10 +369,18 @@ pub fn plan_install(h: Harness, opts: &Options, env: &Env) -> Result<Vec<Change>
     let line = hook_line(&spec, opts)?;
     let before = fsutil::read_text(&path)?;
     let after = install_text(&spec, &path, &line, before.as_deref())?;
+    let backup = match &before {
+        None => Backup::Remove,
+        Some(t) => match parse_for(&spec, &path, t) {
+            Ok((doc, _)) if !holds_ours(&spec, &doc) => Backup::Write(t.clone()),
+            _ => Backup::Leave,
+        },
+    };
     let mut changes = vec![Change {
         path: path.clone(),
         before,
         after: Some(after),
+        backup,
     }];
     if let (Some(name), Some(dir)) = (&spec.config_toml, path.parent()) {
         let cfg = fsutil::resolve(&dir.join(name));
@@ -259,6 +388,7 @@ pub fn plan_install(h: Harness, opts: &Options, env: &Env) -> Result<Vec<Change>
             if let Some(new) = toml::enable_hooks(&cfg, &text)? {
                 changes.push(Change {
                     path: cfg,
+                    backup: Backup::Write(text.clone()),
                     before: Some(text),
                     after: Some(new),
                 });
@@ -268,38 +398,95 @@ pub fn plan_install(h: Harness, opts: &Options, env: &Env) -> Result<Vec<Change>
     Ok(changes)
 }
 
-/// Works out what `uninstall` would write, reading but not writing.
+/// Works out what `uninstall` would write, reading but not writing. For Codex, a hooks switch
+/// in `config.toml` that install turned on is turned off again (its backup gives the original
+/// bytes when nothing else changed there).
 ///
 /// # Errors
 ///
-/// An [`InstallError`]: the adapter spec does not load (a build bug); the executable path is
-/// not UTF-8 ([`HookCommand::shell_line`]); the settings file cannot be read
-/// ([`fsutil::read_text`]) or does not parse ([`uninstall_text`]). An unreadable backup counts
-/// as no backup.
+/// An [`InstallError`]: the adapter spec does not load (a build bug); the settings file cannot
+/// be read ([`fsutil::read_text`]) or does not parse ([`uninstall_text`]); Codex's
+/// `config.toml` cannot be read or does not parse ([`toml::disable_hooks`]). An unreadable
+/// backup counts as no backup.
 pub fn plan_uninstall(h: Harness, opts: &Options, env: &Env) -> Result<Vec<Change>, InstallError> {
     let spec = spec::load(h).map_err(InstallError::msg)?;
     let path = fsutil::resolve(&settings_path(&spec, opts.scope, env));
-    let line = hook_line(&spec, opts)?;
     let before = fsutil::read_text(&path)?;
     let backup = fsutil::read_text(&fsutil::backup_path(&path)).unwrap_or(None);
-    let after = uninstall_text(&spec, &path, &line, before.as_deref(), backup.as_deref())?;
-    Ok(vec![Change {
-        path,
+    let after = uninstall_text(&spec, &path, before.as_deref(), backup.as_deref())?;
+    let usable = backup
+        .as_deref()
+        .is_some_and(|b| pristine(&spec, &path, b).is_some());
+    let backup_action = if before == after {
+        Backup::Leave
+    } else if after.is_none() || !usable || after == backup {
+        Backup::Remove
+    } else {
+        // The user's changes were kept: the pristine text stays for reference.
+        Backup::Leave
+    };
+    let mut changes = vec![Change {
+        path: path.clone(),
         before,
         after,
-    }])
+        backup: backup_action,
+    }];
+    if let (Some(name), Some(dir)) = (&spec.config_toml, path.parent()) {
+        let cfg = fsutil::resolve(&dir.join(name));
+        let bak = fsutil::read_text(&fsutil::backup_path(&cfg)).unwrap_or(None);
+        if let (Some(text), Some(b)) = (fsutil::read_text(&cfg)?, bak) {
+            let after = match toml::parse(&cfg, &b) {
+                Err(_) => text.clone(),
+                Ok(_) if toml::enable_hooks(&cfg, &b).ok().flatten().as_ref() == Some(&text) => {
+                    b.clone()
+                }
+                Ok(bdoc) => {
+                    let keys = toml::disabled_switches(&bdoc);
+                    toml::disable_hooks(&cfg, &text, &keys)?.unwrap_or_else(|| text.clone())
+                }
+            };
+            changes.push(Change {
+                path: cfg,
+                before: Some(text),
+                after: Some(after),
+                backup: Backup::Remove,
+            });
+        }
+    }
+    Ok(changes)
+}
+
+/// Permissions for a backup: the file's own (a `0600` settings file gets a `0600` backup; the
+/// backup may hold the same secrets, under `env`).
+fn backup_mode(path: &Path) -> crate::fsutil::Mode {
+    match std::fs::metadata(path) {
+        Ok(m) => crate::fsutil::Mode::Exactly(m.permissions()),
+        Err(_) => private_mode(),
+    }
+}
+
+#[cfg(unix)]
+fn private_mode() -> crate::fsutil::Mode {
+    use std::os::unix::fs::PermissionsExt;
+    crate::fsutil::Mode::Exactly(std::fs::Permissions::from_mode(0o600))
+}
+
+#[cfg(not(unix))]
+fn private_mode() -> crate::fsutil::Mode {
+    crate::fsutil::Mode::Keep
 }
 
 /// Writes planned changes. Every file is checked (read-only, unchanged since planning)
-/// before the first write. Each replaced text is kept as `<file>.intentshield.bak`.
+/// before the first write. Backups follow each change's [`Backup`]: written (atomically, with
+/// the file's permissions) before the file, removed after it.
 ///
 /// # Errors
 ///
 /// An [`InstallError`] naming the file. Before anything is written: a file is read-only
 /// ([`fsutil::check_writable`]), cannot be read, or `changed while we were working on it;
 /// nothing was written, run again`. While writing: a backup or a file cannot be written
-/// ([`fsutil::atomic_write`]: that file is unchanged) or `cannot remove: <e>`; files earlier in
-/// `changes` may already be written.
+/// ([`fsutil::atomic_write`]: that file is unchanged), `cannot remove: <e>` or `cannot set
+/// the permissions of the backup: <e>`; files earlier in `changes` may already be written.
 pub fn apply(changes: &[Change]) -> Result<(), InstallError> {
     for c in changes.iter().filter(|c| !c.is_noop()) {
         if c.before.is_some() {
@@ -312,21 +499,43 @@ pub fn apply(changes: &[Change]) -> Result<(), InstallError> {
             ));
         }
     }
-    for c in changes.iter().filter(|c| !c.is_noop()) {
-        // A file we delete held only our entries: nothing there to back up.
-        if let (Some(old), Some(_)) = (&c.before, &c.after) {
-            fsutil::atomic_write(&fsutil::backup_path(&c.path), old)?;
+    for c in changes {
+        let bak = fsutil::backup_path(&c.path);
+        if !c.is_noop() {
+            if let Backup::Write(old) = &c.backup {
+                fsutil::atomic_write_mode(&bak, old, backup_mode(&c.path))?;
+            }
+            match &c.after {
+                Some(text) => fsutil::atomic_write(&c.path, text)?,
+                None => std::fs::remove_file(&c.path)
+                    .map_err(|e| InstallError::at(&c.path, format!("cannot remove: {e}")))?,
+            }
         }
-        match &c.after {
-            Some(text) => fsutil::atomic_write(&c.path, text)?,
-            None => {
-                std::fs::remove_file(&c.path)
-                    .map_err(|e| InstallError::at(&c.path, format!("cannot remove: {e}")))?;
-                // The directory install made for the file goes too, if nothing else is in it
-                // (an empty `~/.claude` would later count as "Claude Code found").
-                if let Some(dir) = c.path.parent() {
-                    let _ = std::fs::remove_dir(dir);
+        match &c.backup {
+            Backup::Remove => match std::fs::remove_file(&bak) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(InstallError::at(&bak, format!("cannot remove: {e}"))),
+            },
+            Backup::Leave => {
+                if let (Ok(b), Ok(f)) = (std::fs::metadata(&bak), std::fs::metadata(&c.path)) {
+                    if b.permissions() != f.permissions() {
+                        std::fs::set_permissions(&bak, f.permissions()).map_err(|e| {
+                            InstallError::at(
+                                &bak,
+                                format!("cannot set the permissions of the backup: {e}"),
+                            )
+                        })?;
+                    }
                 }
+            }
+            Backup::Write(_) => {}
+        }
+        if c.after.is_none() && !c.is_noop() {
+            // The directory install made for the file goes too, if nothing else is in it
+            // (an empty `~/.claude` would later count as "Claude Code found").
+            if let Some(dir) = c.path.parent() {
+                let _ = std::fs::remove_dir(dir);
             }
         }
     }

@@ -63,6 +63,10 @@ pub struct Spec {
     pub handler_name: Option<String>,
     /// The events we hook, in the order they are written.
     pub events: Vec<EventSpec>,
+    /// Whether the harness reads its settings with `//` and `/* */` comments (Gemini CLI
+    /// strips them before parsing; the others parse plain JSON): install edits such a file
+    /// keeping its comments ([`super::jsonc`]) instead of refusing it.
+    pub comments: bool,
     /// What the user still has to do, for every scope.
     pub note_always: Option<String>,
     /// What the user still has to do, for project scope.
@@ -141,6 +145,7 @@ pub fn load(h: Harness) -> Result<Spec, String> {
         fail_closed,
         handler_name: s(handler.get("name")),
         events,
+        comments: h == Harness::Gemini,
         note_always: notes.and_then(|n| s(n.get("always"))),
         note_project: notes.and_then(|n| s(n.get("project"))),
     })

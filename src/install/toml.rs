@@ -68,6 +68,36 @@ pub fn enable_hooks(path: &Path, text: &str) -> Result<Option<String>, InstallEr
     Ok(Some(doc.to_string()))
 }
 
+/// Turns the named `[features]` switches that are `true` back to `false` (what uninstall does
+/// for the switches install turned on); `None` when none of them is `true`. The value's
+/// comments and spacing are kept, so undoing [`enable_hooks`] gives the original bytes.
+///
+/// # Errors
+///
+/// The [`parse`] error when `text` is not valid TOML.
+pub fn disable_hooks(
+    path: &Path,
+    text: &str,
+    keys: &[&str],
+) -> Result<Option<String>, InstallError> {
+    let mut doc = parse(path, text)?;
+    let Some(features) = doc.get_mut("features").and_then(Item::as_table_like_mut) else {
+        return Ok(None);
+    };
+    let mut changed = false;
+    for k in keys {
+        if let Some(v) = features.get_mut(k).and_then(Item::as_value_mut) {
+            if v.as_bool() == Some(true) {
+                let decor = v.decor().clone();
+                *v = Value::from(false);
+                *v.decor_mut() = decor;
+                changed = true;
+            }
+        }
+    }
+    Ok(changed.then(|| doc.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +111,11 @@ mod tests {
         assert_eq!(out, t.replace("hooks = false", "hooks = true"));
         assert_eq!(enable_hooks(p, &out).unwrap(), None);
         assert_eq!(enable_hooks(p, "a = 1\n").unwrap(), None);
+        assert_eq!(
+            disable_hooks(p, &out, &["hooks"]).unwrap().as_deref(),
+            Some(t)
+        );
+        assert_eq!(disable_hooks(p, t, &["hooks"]).unwrap(), None);
     }
 
     #[test]
