@@ -16,12 +16,13 @@
 //! gives the original file byte for byte.
 //!
 //! The original `command`/`args` text goes to a sidecar file next to the config
-//! (`.<file>.intentshield-wrap.json`, mode 0600). `env` values are never read into it. Without
+//! (`<file>.intentshield-wrap.json`, mode 0600). `env` values are never read into it. Without
 //! the sidecar, `unwrap` rebuilds the entries from the proxy arguments.
 //!
 //! Writes are atomic (a temporary file in the same directory, the original's permissions,
-//! then a rename), keep one backup (`<file>.intentshield.bak`, the content before the last
-//! change), change nothing when the file does not parse, and are idempotent.
+//! then a rename), keep one backup (`<file>.intentshield-wrap.bak`, the content before the
+//! last change, with the file's permissions), change nothing when the file does not parse, and
+//! are idempotent.
 
 use crate::install::fsutil;
 use serde_json::{json, Value};
@@ -41,8 +42,15 @@ pub struct Outcome {
     pub text: String,
 }
 
-/// The sidecar file of a config file.
+/// The sidecar file of a config file: `<file>.intentshield-wrap.json`, next to it
+/// (`.mcp.json` gets `.mcp.json.intentshield-wrap.json`).
 pub fn sidecar_path(file: &Path) -> PathBuf {
+    suffixed(file, ".intentshield-wrap.json")
+}
+
+/// Where earlier builds kept the sidecar, `.<file>.intentshield-wrap.json` (which made
+/// `..mcp.json.intentshield-wrap.json`): still read, and removed on the next write.
+pub fn old_sidecar_path(file: &Path) -> PathBuf {
     let name = file
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
@@ -50,9 +58,18 @@ pub fn sidecar_path(file: &Path) -> PathBuf {
     file.with_file_name(format!(".{name}.intentshield-wrap.json"))
 }
 
-/// The backup file of a config file (`install`'s: `<file>.intentshield.bak`).
+/// The backup file of a config file: `<file>.intentshield-wrap.bak`, the text before the
+/// last wrap or unwrap. Not `install`'s `<file>.intentshield.bak`: Gemini CLI's
+/// `settings.json` and Codex's `config.toml` are edited by both, and install's backup keeps
+/// the text from before its first install.
 pub fn backup_path(file: &Path) -> PathBuf {
-    fsutil::backup_path(file)
+    suffixed(file, ".intentshield-wrap.bak")
+}
+
+fn suffixed(file: &Path, suffix: &str) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
 }
 
 fn is_toml(file: &Path) -> bool {
@@ -339,6 +356,7 @@ type Records = serde_json::Map<String, Value>;
 
 fn read_records(file: &Path) -> Records {
     std::fs::read_to_string(sidecar_path(file))
+        .or_else(|_| std::fs::read_to_string(old_sidecar_path(file)))
         .ok()
         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
         .and_then(|v| v.get("servers").and_then(Value::as_object).cloned())
@@ -663,6 +681,7 @@ pub fn run(file: &Path, bin: &str, unwrap: bool, dry_run: bool) -> Result<Outcom
     let meta = std::fs::metadata(file).map_err(|e| format!("{}: {e}", file.display()))?;
     write_atomic(&backup_path(file), text.as_bytes(), &meta.permissions())?;
     let side = sidecar_path(file);
+    let _ = std::fs::remove_file(old_sidecar_path(file));
     if records.is_empty() {
         let _ = std::fs::remove_file(&side);
     } else {

@@ -145,9 +145,21 @@ fn originals(h: &str) -> Vec<Option<String>> {
 const SEQUENCES: &[&[(&str, &[&str])]] = &[
     &[("target", &[])],
     &[("target", &[]), ("cargo", &[])],
-    &[("target", &[]), ("cargo", &[]), ("cargo", &["--review", "always"])],
-    &[("cargo", &["--review", "always"]), ("target", &[]), ("target", &[])],
-    &[("target", &[]), ("cargo", &["--portable"]), ("target", &["--review", "never"])],
+    &[
+        ("target", &[]),
+        ("cargo", &[]),
+        ("cargo", &["--review", "always"]),
+    ],
+    &[
+        ("cargo", &["--review", "always"]),
+        ("target", &[]),
+        ("target", &[]),
+    ],
+    &[
+        ("target", &[]),
+        ("cargo", &["--portable"]),
+        ("target", &["--review", "never"]),
+    ],
 ];
 
 fn no_entry_of_ours(text: &str) -> bool {
@@ -278,10 +290,15 @@ fn codex_hooks_switch_goes_back_to_what_it_was() {
         put(&cfg, CODEX_CONFIG);
         fs::set_permissions(&cfg, fs::Permissions::from_mode(0o600)).unwrap();
         home.ok("target", &["install", "codex", "--scope", scope]);
-        assert!(fs::read_to_string(&cfg).unwrap().contains("hooks = true # for now"));
+        assert!(fs::read_to_string(&cfg)
+            .unwrap()
+            .contains("hooks = true # for now"));
         assert_eq!(mode(&bak(&cfg)), 0o600);
         home.ok("cargo", &["install", "codex", "--scope", scope]);
-        home.ok("cargo", &["install", "codex", "--scope", scope, "--review", "always"]);
+        home.ok(
+            "cargo",
+            &["install", "codex", "--scope", scope, "--review", "always"],
+        );
         let out = home.ok("cargo", &["uninstall", "codex", "--scope", scope]);
         assert_eq!(fs::read_to_string(&cfg).unwrap(), CODEX_CONFIG, "{out}");
         assert!(!bak(&cfg).exists());
@@ -318,7 +335,7 @@ fn a_backup_gets_the_permissions_of_its_file_even_when_one_existed() {
         fs::set_permissions(&p, fs::Permissions::from_mode(m)).unwrap();
         // A world-readable leftover from an older version.
         put(&bak(&p), "old\n");
-        fs::set_permissions(&bak(&p), fs::Permissions::from_mode(0o666)).unwrap();
+        fs::set_permissions(bak(&p), fs::Permissions::from_mode(0o666)).unwrap();
         home.ok("target", &["install", h]);
         assert_eq!(mode(&bak(&p)), m, "{h}");
         // A second install keeps the backup; its mode follows the file's.
@@ -342,11 +359,20 @@ fn gemini_settings_with_comments_keep_every_comment() {
         put(&p, &orig);
         home.ok("target", &["install", "gemini", "--scope", scope]);
         let installed = fs::read_to_string(&p).unwrap();
-        for line in orig.lines().filter(|l| l.contains("//") || l.contains("/*")) {
-            assert!(installed.contains(line), "comment line kept: {line}\n{installed}");
+        for line in orig
+            .lines()
+            .filter(|l| l.contains("//") || l.contains("/*"))
+        {
+            assert!(
+                installed.contains(line),
+                "comment line kept: {line}\n{installed}"
+            );
         }
         assert!(installed.contains("hook gemini"), "{installed}");
-        home.ok("cargo", &["install", "gemini", "--scope", scope, "--review", "always"]);
+        home.ok(
+            "cargo",
+            &["install", "gemini", "--scope", scope, "--review", "always"],
+        );
         // The user edits a comment meanwhile: uninstall keeps it and takes only our entries.
         let edited = fs::read_to_string(&p)
             .unwrap()
@@ -354,7 +380,10 @@ fn gemini_settings_with_comments_keep_every_comment() {
         put(&p, &edited);
         home.ok("cargo", &["uninstall", "gemini", "--scope", scope]);
         let back = fs::read_to_string(&p).unwrap();
-        assert_eq!(back, orig.replace("// format on write", "// format on write (edited)"));
+        assert_eq!(
+            back,
+            orig.replace("// format on write", "// format on write (edited)")
+        );
     }
 }
 
@@ -367,7 +396,10 @@ fn comments_are_refused_for_a_harness_that_does_not_read_them() {
     let o = home.run("target", &["install", "claude"]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("has comments") && err.contains("Claude Code"), "{err}");
+    assert!(
+        err.contains("has comments") && err.contains("Claude Code"),
+        "{err}"
+    );
     assert_eq!(fs::read_to_string(&p).unwrap(), text);
     // A real mistake after a comment is reported where it is, not at the comment.
     let home = Home::new();
@@ -388,12 +420,18 @@ fn project_scope_warns_about_the_absolute_path_and_portable_writes_the_name() {
             "{h}: {out}"
         );
         home.ok("cargo", &["uninstall", h, "--scope", "project"]);
-        let out = home.ok("target", &["install", h, "--scope", "project", "--portable"]);
+        let out = home.ok(
+            "target",
+            &["install", h, "--scope", "project", "--portable"],
+        );
         assert!(!out.contains("a path on this machine"), "{h}: {out}");
         assert!(!out.contains("not on PATH"), "{h}: {out}");
         let text = fs::read_to_string(home.settings(h, "project")).unwrap();
         assert!(text.contains("\"intentshield hook "), "{h}: {text}");
-        assert!(!text.contains(&home.path().display().to_string()), "{h}: {text}");
+        assert!(
+            !text.contains(&home.path().display().to_string()),
+            "{h}: {text}"
+        );
     }
     // Not on PATH: said.
     let home = Home::new();
@@ -412,7 +450,10 @@ fn project_scope_warns_about_the_absolute_path_and_portable_writes_the_name() {
 #[test]
 fn a_portable_entry_runs_the_hook_found_on_path() {
     let home = Home::new();
-    home.ok("target", &["install", "claude", "--scope", "project", "--portable"]);
+    home.ok(
+        "target",
+        &["install", "claude", "--scope", "project", "--portable"],
+    );
     let text = fs::read_to_string(home.settings("claude", "project")).unwrap();
     let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
     let line = doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
@@ -444,13 +485,21 @@ fn a_portable_entry_runs_the_hook_found_on_path() {
         .write_all(ev.to_string().as_bytes())
         .unwrap();
     let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
 }
 
 #[test]
 fn uninstall_points_to_the_other_scope_when_ours_are_only_there() {
     let home = Home::new();
-    home.ok("target", &["install", "claude", "--scope", "project", "--portable"]);
+    home.ok(
+        "target",
+        &["install", "claude", "--scope", "project", "--portable"],
+    );
     let out = home.ok("target", &["uninstall", "claude"]);
     assert!(
         out.contains("nothing to remove") && out.contains("uninstall claude --scope project"),

@@ -52,14 +52,24 @@ fn round_trip(name: &str, original: &str) -> String {
         let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640, "mode kept");
     }
-    let bak = dir.path().join(format!("{name}.intentshield.bak"));
+    let bak = dir.path().join(format!("{name}.intentshield-wrap.bak"));
     assert_eq!(
         std::fs::read_to_string(&bak).unwrap(),
         original,
         "one backup"
     );
-    let side = std::fs::read_to_string(dir.path().join(format!(".{name}.intentshield-wrap.json")))
-        .unwrap();
+    let side =
+        std::fs::read_to_string(dir.path().join(format!("{name}.intentshield-wrap.json"))).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&bak), 0o640, "the backup is as private as the file");
+        assert_eq!(
+            mode(&dir.path().join(format!("{name}.intentshield-wrap.json"))),
+            0o600
+        );
+    }
     assert!(!side.contains("SECRET"), "env values never copied: {side}");
     // Idempotent.
     let (code, out, _) = run("wrap", &f, &[]);
@@ -241,7 +251,7 @@ fn unwrap_without_sidecar_rebuilds_from_the_proxy_args() {
     )
     .unwrap();
     run("wrap", &f, &[]);
-    std::fs::remove_file(dir.path().join("..mcp.json.intentshield-wrap.json")).unwrap();
+    std::fs::remove_file(dir.path().join(".mcp.json.intentshield-wrap.json")).unwrap();
     let (code, _, err) = run("unwrap", &f, &[]);
     assert_eq!(code, 0, "{err}");
     let v = json_of(&std::fs::read_to_string(&f).unwrap());
@@ -292,4 +302,121 @@ fn symlinked_config_is_rewritten_where_it_lives() {
         .contains("mcp-proxy"));
     run("unwrap", &link, &[]);
     assert_eq!(std::fs::read_to_string(&real).unwrap(), text);
+}
+
+#[test]
+fn the_sidecar_is_named_after_the_file_without_a_doubled_dot_and_old_ones_still_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join(".mcp.json");
+    let text =
+        "{\"mcpServers\": {\"fs\": {\"command\": \"npx\", \"args\": [\"-y\",   \"pkg\"]}}}\n";
+    std::fs::write(&f, text).unwrap();
+    run("wrap", &f, &[]);
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.contains(&".mcp.json.intentshield-wrap.json".to_string()),
+        "{names:?}"
+    );
+    assert!(names.iter().all(|n| !n.starts_with("..")), "{names:?}");
+    // A sidecar under the old name (left by an earlier build) is still used, then removed.
+    std::fs::rename(
+        dir.path().join(".mcp.json.intentshield-wrap.json"),
+        dir.path().join("..mcp.json.intentshield-wrap.json"),
+    )
+    .unwrap();
+    let (code, _, err) = run("unwrap", &f, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&f).unwrap(),
+        text,
+        "exact, from the old sidecar"
+    );
+    assert!(!dir
+        .path()
+        .join("..mcp.json.intentshield-wrap.json")
+        .exists());
+}
+
+#[test]
+fn portable_wrap_writes_the_command_name_and_a_project_file_gets_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join(".mcp.json");
+    let text = r#"{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "pkg"]}}}"#;
+    std::fs::write(&f, text).unwrap();
+    let wrap = |extra: &[&str]| {
+        let o = Command::new(BIN)
+            .arg("wrap")
+            .arg(".mcp.json")
+            .args(extra)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = wrap(&[]);
+    assert!(
+        out.contains("a path on this machine") && out.contains("--portable"),
+        "{out}"
+    );
+    run("unwrap", &f, &[]);
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), text);
+    let out = wrap(&["--portable"]);
+    assert!(!out.contains("a path on this machine"), "{out}");
+    let v = json_of(&std::fs::read_to_string(&f).unwrap());
+    assert_eq!(v["mcpServers"]["fs"]["command"], "intentshield");
+    run("unwrap", &f, &[]);
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), text);
+}
+
+/// install and wrap both edit Gemini CLI's settings.json and Codex's config.toml: each keeps
+/// its own backup, so any order of the four commands ends on the original bytes.
+#[test]
+fn install_and_wrap_on_the_same_file_each_undo_their_own_change() {
+    let home = tempfile::tempdir().unwrap();
+    let is = |args: &[&str]| {
+        let o = Command::new(BIN)
+            .args(args)
+            .env_clear()
+            .env("HOME", home.path())
+            .current_dir(home.path())
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    let cfg = home.path().join(".codex/config.toml");
+    let toml = "model = \"o4\"\n\n[features]\nhooks = false\n\n[mcp_servers.fs]\ncommand = \"npx\"\nargs = [\"-y\", \"pkg\"]\n";
+    std::fs::create_dir_all(cfg.parent().unwrap()).unwrap();
+    std::fs::write(&cfg, toml).unwrap();
+    let gem = home.path().join(".gemini/settings.json");
+    let gtext = "{\n  // mine\n  \"mcpServers\": {\"fs\": {\"command\": \"npx\"}}\n}\n";
+    std::fs::create_dir_all(gem.parent().unwrap()).unwrap();
+    std::fs::write(&gem, gtext).unwrap();
+    for (h, f) in [("codex", &cfg), ("gemini", &gem)] {
+        let f = f.to_str().unwrap();
+        // install, wrap, unwrap, uninstall
+        is(&["install", h]);
+        is(&["wrap", f]);
+        is(&["unwrap", f]);
+        is(&["uninstall", h]);
+        // wrap, install, uninstall, unwrap
+        is(&["wrap", f]);
+        is(&["install", h]);
+        is(&["uninstall", h]);
+        is(&["unwrap", f]);
+        // install, wrap, uninstall, unwrap
+        is(&["install", h]);
+        is(&["wrap", f]);
+        is(&["uninstall", h]);
+        is(&["unwrap", f]);
+    }
+    assert_eq!(std::fs::read_to_string(&cfg).unwrap(), toml);
+    assert_eq!(std::fs::read_to_string(&gem).unwrap(), gtext);
 }

@@ -27,8 +27,37 @@ pub fn wrap_command() -> Command {
     .arg(
         Arg::new("bin")
             .long("bin")
+            .conflicts_with("portable")
             .help("The intentshield binary the entries should launch (default: this one)"),
     )
+    .arg(
+        Arg::new("portable")
+            .long("portable")
+            .action(ArgAction::SetTrue)
+            .help("Launch the command name `intentshield`, found on PATH, instead of this executable's absolute path (for a config a team commits; a command on PATH can be shadowed)"),
+    )
+}
+
+/// A note when `file` is inside the current directory (a project file, often committed) and
+/// the entries now name an absolute path of this machine.
+fn project_note(file: &std::path::Path, bin: &str) -> Option<String> {
+    if !std::path::Path::new(bin).is_absolute() {
+        return None;
+    }
+    let cwd = std::env::current_dir().ok()?;
+    let home = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf());
+    if home.as_deref() == Some(cwd.as_path()) {
+        return None;
+    }
+    let abs = std::fs::canonicalize(file).ok()?;
+    let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
+    abs.starts_with(&cwd).then(|| {
+        format!(
+            "{} now names {bin}, a path on this machine; if the file is committed, teammates' servers cannot start. Wrap with --portable to write the command name `{}`, found on PATH (a command on PATH can be shadowed by an earlier PATH entry)",
+            file.display(),
+            crate::commands::install::PORTABLE_NAME
+        )
+    })
 }
 
 /// The clap definition of `unwrap`.
@@ -49,6 +78,8 @@ pub fn run(m: &ArgMatches, unwrap: bool) -> CliResult {
     let dry = m.get_flag("dry-run");
     let bin = if unwrap {
         String::new()
+    } else if m.get_flag("portable") {
+        crate::commands::install::PORTABLE_NAME.to_string()
     } else {
         match m.get_one::<String>("bin") {
             Some(b) => b.clone(),
@@ -78,6 +109,11 @@ pub fn run(m: &ArgMatches, unwrap: bool) -> CliResult {
             }
             if dry && !out.changed.is_empty() {
                 println!("--- {} after {verb}:\n{}", file.display(), out.text);
+            }
+            if !unwrap && !out.changed.is_empty() {
+                if let Some(n) = project_note(&file, &bin) {
+                    println!("warning: {n}");
+                }
             }
             Ok(ExitStatus::SUCCESS)
         }
