@@ -510,3 +510,28 @@ fn uninstall_points_to_the_other_scope_when_ours_are_only_there() {
     let out = home.ok("target", &["uninstall", "gemini", "--scope", "project"]);
     assert!(out.contains("uninstall gemini --scope user"), "{out}");
 }
+
+#[test]
+fn a_reinstall_into_a_file_install_created_names_no_backup() {
+    let home = Home::new();
+    let out = home.ok("target", &["install", "cursor"]);
+    assert!(out.contains("created"), "{out}");
+    let out = home.ok("cargo", &["install", "cursor", "--review", "always"]);
+    assert!(
+        !out.contains(".intentshield.bak"),
+        "no backup exists: {out}"
+    );
+    assert!(!bak(&home.settings("cursor", "user")).exists());
+}
+
+#[test]
+fn doctor_finds_the_executable_of_a_portable_entry_on_path() {
+    let home = Home::new();
+    home.ok("target", &["install", "claude", "--portable"]);
+    let o = home.run("target", &["doctor", "claude"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(
+        out.contains("names an existing executable") && !out.contains("executable missing"),
+        "{out}"
+    );
+}

@@ -141,6 +141,7 @@ fn report(h: Harness, changes: &[Change], dry_run: bool, verb: &str) -> Result<b
             (_, _, Backup::Write(_)) => {
                 format!("updated (the text before install is kept in {})", bak.display())
             }
+            (_, _, Backup::Leave) if !bak.exists() => "updated".to_string(),
             (_, _, Backup::Leave) if verb == "installed" => format!(
                 "updated (the text before the first install stays in {})",
                 bak.display()

@@ -122,9 +122,32 @@ pub fn is_ours(command: &str, args: Option<&[String]>) -> bool {
     }
 }
 
-/// The executable path of an installed command line (the first shell word), if it parses.
+/// The executable an installed command line runs, if it parses: its first shell word; for a
+/// bare command name (what `install --portable` writes), the first executable file of that
+/// name in the directories of `$PATH`, as the harness's shell finds it (the name itself when
+/// none is found).
 pub fn program_of(command: &str) -> Option<String> {
-    shell_split(command)?.into_iter().next()
+    let first = shell_split(command)?.into_iter().next()?;
+    if first.contains('/') {
+        return Some(first);
+    }
+    let path = std::env::var_os(crate::env::PATH).unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join(&first))
+        .find(|p| is_executable_file(p));
+    Some(found.map_or(first, |p| p.display().to_string()))
+}
+
+#[cfg(unix)]
+fn is_executable_file(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable_file(p: &Path) -> bool {
+    p.is_file()
 }
 
 #[cfg(test)]

@@ -101,6 +101,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Map<String, Value>, InstallError
 
 /// The text of every comment, in order (a change to any of them is a change by the user).
 pub fn comments(text: &str) -> Vec<String> {
+    if depth(text) > MAX_DEPTH {
+        return Vec::new();
+    }
     let Ok(root) = CstRootNode::parse(text, &options()) else {
         return Vec::new();
     };
