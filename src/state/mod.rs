@@ -14,7 +14,7 @@
 //! Tables: `sessions` (taint), `prov_values` (distinctive values and where each came from),
 //! `prompts` (the user's own words, normalized), `decisions` (the audit), `approvals`
 //! (one-time approvals given with `intentshield approve`), `call_args` (the arguments of asked
-//! calls, shown by `approve`), `mcp_servers` and `mcp_tools` (the
+//! and denied calls, masked and capped, shown by `approve` and `log`), `mcp_servers` and `mcp_tools` (the
 //! MCP catalog the proxy shares with the hook: launch pins, fingerprints, quarantine, the
 //! operator's read-only decision).
 //!
@@ -163,6 +163,51 @@ impl Store {
             sessions_start_here: false,
         };
         store.configure(true)?;
+        Ok(store)
+    }
+
+    /// Opens an existing database read-only, for commands that only show what is there
+    /// (`log`): nothing is created (neither the file nor its folder) and nothing is migrated.
+    ///
+    /// # Errors
+    ///
+    /// "no database at PATH (the hook creates it on its first event)" when no file is there;
+    /// "PATH is not a database file" when something other than a file is there; "database
+    /// schema N is newer than this intentshield understands" for a newer file; SQLite's
+    /// message when the file cannot be opened or read (not a database, no permission).
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(StateError(format!(
+                    "no database at {} (the hook creates it on its first event)",
+                    path.display()
+                )))
+            }
+            Ok(m) if !m.is_file() => {
+                return Err(StateError(format!(
+                    "{} is not a database file (a directory?)",
+                    path.display()
+                )))
+            }
+            _ => {}
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(BUSY_BUDGET)?;
+        let store = Store {
+            conn,
+            wal_path: None,
+            sessions_start_here: false,
+        };
+        let version = store.schema_version()?;
+        if version > schema::SCHEMA_VERSION {
+            return Err(StateError(format!(
+                "database schema {version} is newer than this intentshield understands ({}); upgrade intentshield",
+                schema::SCHEMA_VERSION
+            )));
+        }
         Ok(store)
     }
 
