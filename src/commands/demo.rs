@@ -38,6 +38,7 @@ pub fn command() -> Command {
 
 /// The scripted steps: (title, event).
 pub fn script(h: Harness, cwd: &str) -> Vec<(String, Value)> {
+    // The id starts with one of state::TOOL_SESSION_PREFIXES: never the harness "seen running".
     let mut s = Session::new(h, "intentshield-demo-session", cwd);
     let readme = format!("{cwd}/README.md");
     let inbox = Call::Mcp("mail".into(), "read_inbox".into(), json!({}));

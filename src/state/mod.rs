@@ -332,8 +332,15 @@ pub fn probe_writable(db: &Path) -> Result<()> {
         .map_err(plain)
 }
 
+/// Session-id prefixes of the sessions our own commands make up (`doctor`'s canaries,
+/// `demo`): their decisions are not the harness's own calls, so they never count as the hook
+/// "seen running" ([`last_decision_of`]), even when they land in the real database (a config
+/// file's `db` wins over the scratch `INTENTSHIELD_DB` those commands set).
+pub const TOOL_SESSION_PREFIXES: [&str; 2] = ["intentshield-doctor-", "intentshield-demo-"];
+
 /// The time (Unix seconds) of the newest audit row of `harness` in the database at `db`,
-/// opened read-only; `None` when it has none. Used by `doctor` to tell whether the hook ran.
+/// opened read-only; `None` when it has none. Rows of the sessions our own commands make up
+/// ([`TOOL_SESSION_PREFIXES`]) do not count. Used by `doctor` to tell whether the hook ran.
 ///
 /// # Errors
 /// "no database yet" when the file does not exist; SQLite's message when it cannot be read
@@ -345,8 +352,10 @@ pub fn last_decision_of(db: &Path, harness: &str) -> Result<Option<i64>> {
     let plain = |e: rusqlite::Error| StateError(e.to_string());
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(plain)?;
     conn.query_row(
-        "SELECT max(ts) FROM decisions WHERE harness = ?1",
-        [harness],
+        "SELECT max(ts) FROM decisions WHERE harness = ?1
+           AND substr(session_id, 1, length(?2)) <> ?2
+           AND substr(session_id, 1, length(?3)) <> ?3",
+        rusqlite::params![harness, TOOL_SESSION_PREFIXES[0], TOOL_SESSION_PREFIXES[1]],
         |r| r.get::<_, Option<i64>>(0),
     )
     .map_err(plain)
