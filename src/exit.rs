@@ -111,10 +111,15 @@ impl std::error::Error for CliError {}
 pub type CliResult = Result<ExitStatus, CliError>;
 
 /// The one mapping from a command's result to the process exit code: an error is printed on
-/// stderr (one line) and exits with its status.
+/// stderr (one line) and exits with its status. An error that is only a write to a closed
+/// pipe (a command that passed the `io::Error`'s text up, `… Broken pipe (os error 32)`) ends
+/// quietly with [`ExitStatus::BROKEN_PIPE`] instead.
 pub fn code_of(result: CliResult) -> i32 {
     match result {
         Ok(status) => status.code(),
+        Err(e) if e.message.ends_with("Broken pipe (os error 32)") => {
+            ExitStatus::BROKEN_PIPE.code()
+        }
         Err(e) => {
             eprintln!("{e}");
             e.status().code()
@@ -190,6 +195,11 @@ mod tests {
             ExitStatus::FAILURE
         );
         assert_eq!(ExitStatus::BROKEN_PIPE.code(), 128 + 13);
+        let closed = std::io::Error::from_raw_os_error(32);
+        assert_eq!(
+            code_of(Err(CliError::error("intentshield approve", closed))),
+            141
+        );
     }
 
     #[test]

@@ -17,9 +17,9 @@
 //!   (a warning, not a failure). Our own sessions (canaries, `demo`) do not count.
 //!
 //! A missing program is reported once, with its cause and fix; the canaries are then not run.
-//! It ends with `doctor: all good (no failures)` or `doctor: to fix: …`, after a
-//! `doctor: warnings (not failures, …)` line when there are warnings. Exit 0 when nothing
-//! failed.
+//! It ends with one line: `doctor: all good`, `doctor: all good, with warnings (not
+//! failures): …`, or `doctor: to fix: …` (after a `doctor: warnings (not failures): …` line
+//! when there are warnings too). Exit 0 when nothing failed.
 //!
 //! `doctor --repair` first repairs a damaged database (one that does not open as ours, or
 //! fails `quick_check`): it moves the file and its `-wal`, `-shm` and `-journal` companions
@@ -663,16 +663,18 @@ pub fn run(m: &ArgMatches) -> crate::exit::CliResult {
     }
     let problems = unique(&out.problems);
     let warnings = unique(&out.warnings);
-    if !warnings.is_empty() {
-        println!(
-            "doctor: warnings (not failures, nothing is broken): {}",
+    match (problems.is_empty(), warnings.is_empty()) {
+        (true, true) => println!("doctor: all good"),
+        (true, false) => println!(
+            "doctor: all good, with warnings (not failures): {}",
             warnings.join("; ")
-        );
-    }
-    if problems.is_empty() {
-        println!("doctor: all good (no failures)");
-    } else {
-        println!("doctor: to fix: {}", problems.join("; "));
+        ),
+        (false, w) => {
+            if !w {
+                println!("doctor: warnings (not failures): {}", warnings.join("; "));
+            }
+            println!("doctor: to fix: {}", problems.join("; "));
+        }
     }
     Ok(crate::exit::ExitStatus::failure_if(
         !out.problems.is_empty(),
