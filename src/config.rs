@@ -219,7 +219,8 @@ pub fn default_config_path() -> Option<PathBuf> {
 ///
 /// A message naming the source of the bad value: `cannot read config <path>: <e>` (a missing
 /// file is an error only when `--config` or `$INTENTSHIELD_CONFIG` named it); `<path>: <e>`
-/// for a config file over 1 MiB, not valid TOML, with an invalid `review`, `outputs` or
+/// for a config file over 1 MiB, not valid TOML, with a key not in [`KNOWN_KEYS`] (see
+/// [`check_known_keys`]), with an invalid `review`, `outputs` or
 /// `gemini_ask`, or a `read_only_tools` that is not an array of strings;
 /// `INTENTSHIELD_REVIEW: <e>` (likewise `INTENTSHIELD_OUTPUTS`, `INTENTSHIELD_GEMINI_ASK`) or
 /// `--review: <e>` (likewise `--outputs`, `--gemini-ask`) for an invalid mode, `<e>` being the
@@ -306,6 +307,7 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
             .unwrap_or("parse error")
             .to_string()
     })?;
+    check_known_keys(doc.iter().map(|(k, _)| k))?;
     let get_str = |k: &str| doc.get(k).and_then(|v| v.as_str()).map(str::to_string);
     if let Some(v) = get_str("review") {
         cfg.review = parse_review(&v)?;
@@ -339,6 +341,62 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Every top-level key the config file may hold (`configs/intentshield.toml` shows each).
+pub const KNOWN_KEYS: &[&str] = &[
+    "review",
+    "outputs",
+    "gemini_ask",
+    "read_only_tools",
+    "approval_ttl",
+    "db",
+];
+
+/// Refuses a key the config file may not hold: a misspelled setting (`reviw`) must not be
+/// silently ignored, any more than a bad value is.
+///
+/// # Errors
+///
+/// `unknown key '<k>' (did you mean '<known>'?; known keys: review, outputs, ...)`, the
+/// suggestion when a known key is at most two edits away.
+pub fn check_known_keys<'a>(keys: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+    for k in keys {
+        if KNOWN_KEYS.contains(&k) {
+            continue;
+        }
+        let near = KNOWN_KEYS
+            .iter()
+            .map(|known| (edit_distance(k, known), *known))
+            .filter(|(d, _)| *d <= 2)
+            .min();
+        let hint = near
+            .map(|(_, known)| format!("did you mean '{known}'?; "))
+            .unwrap_or_default();
+        let shown: String = k.chars().take(64).collect();
+        return Err(format!(
+            "unknown key '{shown}' ({hint}known keys: {})",
+            KNOWN_KEYS.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// Levenshtein distance over chars, for the "did you mean" of [`check_known_keys`] (keys are
+/// short; a long one is cut to 64 chars first).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 /// Matches a tool name against a `read_only_tools` pattern (`*` matches any run of characters).
@@ -414,6 +472,32 @@ mod tests {
         .unwrap();
         assert_eq!(c.review, Review::Always);
         assert_eq!(c.read_only_tools, vec!["x/get_*"]);
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let e = apply_file(&mut Config::default(), "reviw = \"always\"").unwrap_err();
+        assert!(e.contains("unknown key 'reviw'"), "{e}");
+        assert!(e.contains("did you mean 'review'"), "{e}");
+        for k in KNOWN_KEYS {
+            assert!(e.contains(k), "{e} names {k}");
+        }
+        let e = apply_file(&mut Config::default(), "[extras]\nx = 1").unwrap_err();
+        assert!(
+            e.contains("unknown key 'extras'") && !e.contains("did you mean"),
+            "{e}"
+        );
+        // The example file holds every known key, and only known keys.
+        let example = include_str!("../configs/intentshield.toml");
+        apply_file(&mut Config::default(), example).unwrap();
+        for k in KNOWN_KEYS {
+            assert!(
+                example
+                    .lines()
+                    .any(|l| l.trim_start_matches("# ").starts_with(&format!("{k} ="))),
+                "configs/intentshield.toml shows {k}"
+            );
+        }
     }
 
     #[test]

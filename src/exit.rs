@@ -6,6 +6,15 @@
 //! 0 success, 1 a finding or a failed job, 2 an error. Two codes are passed through as they are:
 //! the hook's, which the harness renderers choose (`harness::Rendered::exit_code`, e.g. 2 for a
 //! deny on Claude Code), and `mcp-proxy`'s, which is the MCP server's own.
+//!
+//! A reader that goes away (`intentshield log | head`) ends a command quietly with
+//! [`ExitStatus::BROKEN_PIPE`], 141: the status a shell shows for a program killed by SIGPIPE
+//! (128 + 13), the usual convention, so `set -o pipefail` scripts see that the command did not
+//! finish, and a finding is never reported as a clean 0. The Rust runtime ignores SIGPIPE, so
+//! a write to a closed pipe fails with `EPIPE` and `println!` panics: [`run_cli`] turns that
+//! panic into this status without a message, after the unwinding has run every destructor
+//! (so `demo` still removes its scratch folder). The hook itself never gets here: it ignores
+//! write errors and keeps its own exit status (the harness reads it).
 
 use std::fmt;
 
@@ -26,6 +35,11 @@ impl ExitStatus {
     /// 2: an error: bad arguments, unreadable input, a database error, a file that cannot be
     /// written.
     pub const ERROR: ExitStatus = ExitStatus(2);
+
+    /// 141: stdout (or stderr) was closed by the reader before the command finished (128 +
+    /// SIGPIPE, what a shell shows for a program killed by that signal); nothing more is
+    /// printed. See the module notes and [`run_cli`].
+    pub const BROKEN_PIPE: ExitStatus = ExitStatus(141);
 
     /// A code chosen elsewhere and passed through unchanged: the hook's rendered answer
     /// (`Rendered::exit_code`) or the exit status of the server `mcp-proxy` ran.
@@ -97,14 +111,61 @@ impl std::error::Error for CliError {}
 pub type CliResult = Result<ExitStatus, CliError>;
 
 /// The one mapping from a command's result to the process exit code: an error is printed on
-/// stderr (one line) and exits with its status.
+/// stderr (one line) and exits with its status. An error that is only a write to a closed
+/// pipe (a command that passed the `io::Error`'s text up, `… Broken pipe (os error 32)`) ends
+/// quietly with [`ExitStatus::BROKEN_PIPE`] instead.
 pub fn code_of(result: CliResult) -> i32 {
     match result {
         Ok(status) => status.code(),
+        Err(e) if e.message.ends_with("Broken pipe (os error 32)") => {
+            ExitStatus::BROKEN_PIPE.code()
+        }
         Err(e) => {
             eprintln!("{e}");
             e.status().code()
         }
+    }
+}
+
+/// True when `err` is the error of writing to a pipe whose reader has gone.
+pub fn is_broken_pipe(err: &std::io::Error) -> bool {
+    err.kind() == std::io::ErrorKind::BrokenPipe
+}
+
+/// True when a panic message is the standard library's for a failed `print!`/`eprint!` to a
+/// closed pipe (`failed printing to stdout: Broken pipe (os error 32)`).
+pub fn is_broken_pipe_message(msg: &str) -> bool {
+    msg.starts_with("failed printing to std") && msg.contains("(os error 32)")
+}
+
+static SAW_BROKEN_PIPE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs a subcommand and returns the process exit code ([`code_of`]); a write to a closed pipe
+/// anywhere inside ends it with [`ExitStatus::BROKEN_PIPE`] and no message (the panic that
+/// `println!` raises is kept quiet and caught; destructors run on the way out). Any other
+/// panic is reported as usual and goes on unwinding (exit 101).
+pub fn run_cli(f: impl FnOnce() -> CliResult) -> i32 {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if is_broken_pipe_message(msg) {
+            SAW_BROKEN_PIPE.store(true, std::sync::atomic::Ordering::SeqCst);
+        } else {
+            previous(info);
+        }
+    }));
+    let run = std::panic::AssertUnwindSafe(|| code_of(f()));
+    match std::panic::catch_unwind(run) {
+        Ok(code) => code,
+        Err(_) if SAW_BROKEN_PIPE.load(std::sync::atomic::Ordering::SeqCst) => {
+            ExitStatus::BROKEN_PIPE.code()
+        }
+        Err(payload) => std::panic::resume_unwind(payload),
     }
 }
 
@@ -133,5 +194,22 @@ mod tests {
             CliError::failure("intentshield", "x").status(),
             ExitStatus::FAILURE
         );
+        assert_eq!(ExitStatus::BROKEN_PIPE.code(), 128 + 13);
+        let closed = std::io::Error::from_raw_os_error(32);
+        assert_eq!(
+            code_of(Err(CliError::error("intentshield approve", closed))),
+            141
+        );
+    }
+
+    #[test]
+    fn broken_pipe_is_recognised() {
+        assert!(is_broken_pipe_message(
+            "failed printing to stdout: Broken pipe (os error 32)"
+        ));
+        assert!(!is_broken_pipe_message("index out of bounds"));
+        assert!(is_broken_pipe(&std::io::Error::from(
+            std::io::ErrorKind::BrokenPipe
+        )));
     }
 }

@@ -74,6 +74,13 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
             ),
         );
     }
+    if input.iter().all(u8::is_ascii_whitespace) {
+        return unreadable(
+            harness,
+            None,
+            "no event on stdin (the harness writes its event JSON there; to try an event by hand: intentshield check EVENT.json)",
+        );
+    }
     let text = match std::str::from_utf8(input) {
         Ok(t) => t,
         Err(e) => return unreadable(harness, None, &format!("event is not valid UTF-8: {e}")),
@@ -170,8 +177,9 @@ fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state:
             message: &d.message,
         })?;
         d.audit_id = Some(id);
-        if d.verdict == Verdict::Ask {
-            // What `intentshield approve` shows the person (masked, capped): asks only.
+        if matches!(d.verdict, Verdict::Ask | Verdict::Deny) {
+            // What `intentshield approve` and `log` show the person (masked, capped): the
+            // calls that were stopped, asks and denies.
             if let Some(t) = &ev.tool {
                 store.record_call_args(id, &t.input)?;
             }

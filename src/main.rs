@@ -54,8 +54,12 @@ fn cli() -> clap::Command {
     // The AgentDojo tooling, off the hook's path (the `replay` feature, on by default).
     #[cfg(feature = "replay")]
     let cmd = cmd.subcommand(commands::replay::command());
-    cmd.subcommand(commands::install::command())
-        .subcommand(commands::install::uninstall_command())
+    // The usage line names `--all` too: `install` alone must say how to pick every harness.
+    let all_usage = |verb: &str| {
+        format!("intentshield {verb} <claude|codex|cursor|gemini> [OPTIONS]\n       intentshield {verb} --all [OPTIONS]   (every harness found on this machine)")
+    };
+    cmd.subcommand(commands::install::command().override_usage(all_usage("install")))
+        .subcommand(commands::install::uninstall_command().override_usage(all_usage("uninstall")))
         .subcommand(commands::doctor::command())
         .subcommand(commands::demo::command())
         .subcommand(commands::mcp::proxy_command())
@@ -170,11 +174,12 @@ fn main() {
             // Exit without running destructors (perf-notes.md §1).
             std::process::exit(status.code());
         }
-        // Bad hook arguments: clap explains on stderr, but the harness still gets a deny.
+        // Bad hook arguments: one line on stderr saying what is wrong, and the harness still
+        // gets a deny (exit 2, which every harness reads as a block).
         let out = hook::fail(
             args.get(1).and_then(|h| Harness::from_name(h)),
             None,
-            &format!("bad hook arguments: {}", args[1..].join(" ")),
+            &bad_hook_args_message(&args[1..]),
         );
         if let Err(e) = cli()
             .try_get_matches_from(std::iter::once("intentshield".to_string()).chain(args.clone()))
@@ -187,7 +192,24 @@ fn main() {
         std::process::exit(emit(&out.rendered).code());
     }
     let m = cli().get_matches();
-    let result: CliResult = match m.subcommand() {
+    // The one place a command's result becomes the process exit code; a reader that closes
+    // the pipe early ends the command quietly (exit.rs).
+    std::process::exit(exit::run_cli(|| dispatch(&m)));
+}
+
+/// The one-line reason for hook arguments [`parse_hook_args`] refused (`args` after `hook`).
+fn bad_hook_args_message(args: &[String]) -> String {
+    const USAGE: &str = "usage: intentshield hook <claude|codex|cursor|gemini> [--review MODE] [--outputs MODE] [--gemini-ask MODE] [--db FILE] [--config FILE], with the event JSON on stdin";
+    if args.iter().all(|a| a.starts_with('-')) && !args.iter().any(|a| a == "--harness") {
+        format!("no harness named ({USAGE})")
+    } else {
+        format!("bad hook arguments '{}' ({USAGE})", args.join(" "))
+    }
+}
+
+/// Runs the subcommand clap matched.
+fn dispatch(m: &clap::ArgMatches) -> CliResult {
+    match m.subcommand() {
         Some(("check", sub)) => commands::check::run(sub),
         Some(("log", sub)) => commands::log::run(sub),
         Some(("approve", sub)) => commands::approve::run(sub),
@@ -203,14 +225,12 @@ fn main() {
         Some(("wrap", sub)) => commands::wrap::run(sub, false),
         Some(("unwrap", sub)) => commands::wrap::run(sub, true),
         _ => Ok(ExitStatus::ERROR),
-    };
-    // The one place a command's result becomes the process exit code.
-    std::process::exit(exit::code_of(result));
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::parse_hook_args;
+    use super::{bad_hook_args_message, parse_hook_args};
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()
@@ -226,5 +246,13 @@ mod tests {
         assert!(parse_hook_args(&s(&["codex", "--bogus"])).is_none());
         assert!(parse_hook_args(&s(&["codex", "--review"])).is_none());
         assert!(parse_hook_args(&s(&[])).is_none());
+        let none = bad_hook_args_message(&s(&[]));
+        assert!(none.starts_with("no harness named"), "{none}");
+        assert!(none.contains("claude|codex|cursor|gemini"), "{none}");
+        let bad = bad_hook_args_message(&s(&["codex", "--bogus"]));
+        assert!(
+            bad.starts_with("bad hook arguments 'codex --bogus'"),
+            "{bad}"
+        );
     }
 }

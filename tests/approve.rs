@@ -449,7 +449,7 @@ fn approval_ttl_comes_from_the_config_and_the_env_only_shortens_it() {
 }
 
 #[test]
-fn the_hook_records_arguments_of_asks_only() {
+fn the_hook_records_arguments_of_asks_and_denies_only() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("s.db");
     // A Claude Code ask (rendered as its own "ask") is recorded too, secrets masked.
@@ -474,7 +474,7 @@ fn the_hook_records_arguments_of_asks_only() {
     );
     let r = hook("claude", &ask, &db);
     assert_eq!(verdict("claude", &r), "ask", "{r:?}");
-    // A plain read (no objection) and a deny: nothing recorded for them.
+    // A plain read (no objection): nothing recorded; a deny: recorded too (`log` shows it).
     hook(
         "claude",
         &claude(
@@ -505,9 +505,20 @@ fn the_hook_records_arguments_of_asks_only() {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    let ask_count = count(&db, "SELECT count(*) FROM decisions WHERE verdict='ask'");
-    assert_eq!(rows.len() as i64, ask_count, "{rows:?}");
-    assert!(rows.iter().all(|(v, _)| v == "ask"), "{rows:?}");
+    let stopped = count(
+        &db,
+        "SELECT count(*) FROM decisions WHERE verdict IN ('ask', 'deny')",
+    );
+    assert_eq!(rows.len() as i64, stopped, "{rows:?}");
+    assert!(
+        rows.iter().all(|(v, _)| v == "ask" || v == "deny"),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|(v, a)| v == "deny" && a.contains("i.sh | sh")),
+        "{rows:?}"
+    );
     assert!(rows.iter().all(|(_, a)| !a.contains(&token)), "{rows:?}");
     assert!(
         rows.iter()

@@ -50,7 +50,7 @@ fn malformed_input_is_denied() {
             &run(&["hook", h], &good.as_bytes()[..good.len() / 2], &db),
             "not valid JSON",
         );
-        assert_denied(h, &run(&["hook", h], b"", &db), "not valid JSON");
+        assert_denied(h, &run(&["hook", h], b"", &db), "no event on stdin");
         assert_denied(h, &run(&["hook", h], b"\xff\xfe{}", &db), "not valid UTF-8");
         assert_denied(h, &run(&["hook", h], b"[1,2,3]", &db), "not a JSON object");
         assert_denied(

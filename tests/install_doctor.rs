@@ -39,10 +39,17 @@ fn a_fresh_install_passes_the_canaries_and_says_it_has_not_run_yet() {
     assert!(t.contains("ok    canary deny"), "{t}");
     assert!(t.contains("fail-closed: onFailure = \"block\""), "{t}");
     assert!(t.contains("no decision from Gemini CLI yet"), "{t}");
+    // Not seen running yet is a warning, never "to fix" as if something failed.
+    let last = t.lines().last().unwrap();
     assert!(
-        t.lines().last().unwrap().starts_with("doctor: to fix:"),
+        last.starts_with("doctor: all good, with warnings (not failures):"),
         "{t}"
     );
+    assert!(!t.contains("to fix"), "{t}");
+    // The database the hook will create is not created by doctor.
+    assert!(!home.path().join("state").exists(), "{t}");
+    assert!(t.contains("no database yet at"), "{t}");
+    assert!(!t.contains("is writable\n"), "{t}");
 
     // One event through the installed command line, as the harness would run it.
     let settings = fs::read_to_string(home.path().join(".claude/settings.json")).unwrap();
@@ -87,14 +94,17 @@ fn broken_entries_are_reported_with_what_to_fix() {
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(t.contains("FAIL  not hooked on: PostToolUse"), "{t}");
     assert!(
-        t.contains("FAIL  executable missing or not executable: /gone/intentshield"),
+        t.contains("FAIL  the hook's program is missing or not executable: /gone/intentshield"),
         "{t}"
     );
     assert!(
         t.contains("FAIL  onFailure is not \"block\" on: PreToolUse"),
         "{t}"
     );
-    assert!(t.contains("FAIL  canary deny"), "{t}");
+    // One cause and one fix for the missing program: no canary guesses, no "not seen running".
+    assert!(t.contains("canaries not run"), "{t}");
+    assert!(!t.contains("canary deny"), "{t}");
+    assert!(!t.contains("start the harness"), "{t}");
     assert!(t.contains("run `intentshield install claude`"), "{t}");
     let g = home.path().join(".gemini/settings.json");
     fs::create_dir_all(g.parent().unwrap()).unwrap();

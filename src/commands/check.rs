@@ -42,12 +42,15 @@ pub fn command() -> Command {
         )
 }
 
-/// Runs `check`. Exit status: 0 all allowed, 1 something asked or denied, 2 an error.
+/// Runs `check`. Each event's first column (and `answer` with `--json`, beside the policy's
+/// `decision`) is the verdict the harness really gets ([`answer_word`]). Exit status: 0 all
+/// allowed, 1 something asked or denied, 2 an error.
 ///
 /// # Errors
 ///
 /// [`CliError::error`] (exit 2, `intentshield check: <e>`) when the private in-memory database
-/// cannot be opened, or an event file (`<file>: <e>`) or stdin (`stdin: <e>`) cannot be read;
+/// cannot be opened, an event path is a directory (`<dir> is a directory; check wants event
+/// files …`), or an event file (`<file>: <e>`) or stdin (`stdin: <e>`) cannot be read;
 /// events after it are not run. An event the hook cannot decide (bad settings, a malformed
 /// event, a database error) is no `Err`: it prints the hook's fail-closed decision and makes
 /// the status 2.
@@ -84,6 +87,15 @@ pub fn run(m: &ArgMatches) -> CliResult {
                 Err(e) => return Err(CliError::error("intentshield check", format!("stdin: {e}"))),
             }
         } else {
+            if std::path::Path::new(file).is_dir() {
+                return Err(CliError::error(
+                    "intentshield check",
+                    format!(
+                        "{file} is a directory; check wants event files (for example {}/*.json)",
+                        file.trim_end_matches('/')
+                    ),
+                ));
+            }
             match std::fs::read(file) {
                 Ok(b) => b,
                 Err(e) => {
@@ -106,6 +118,7 @@ pub fn run(m: &ArgMatches) -> CliResult {
         };
         let out = hook::run(&harness, &flags, &input, mem.as_mut());
         let d = &out.decision;
+        let answered = answer_word(&out, &harness);
         let (event, tool) = match &out.event {
             Some(e) => (
                 e.event_name.clone(),
@@ -121,7 +134,7 @@ pub fn run(m: &ArgMatches) -> CliResult {
                 "{}",
                 json!({
                     "file": file, "harness": harness, "event": event, "tool": tool,
-                    "decision": d.verdict.name(), "reason": d.reason.code(),
+                    "decision": d.verdict.name(), "answer": answered, "reason": d.reason.code(),
                     "message": d.message, "rules": d.rules, "evidence": d.evidence,
                     "updated_input": d.updated_input, "context": d.context,
                     "stdout": out.rendered.stdout, "stderr": out.rendered.stderr, "exit_code": out.rendered.exit_code,
@@ -134,7 +147,7 @@ pub fn run(m: &ArgMatches) -> CliResult {
                 .unwrap_or_else(|| file.clone());
             println!(
                 "{:<5} {:<34} {:<8} {:<20} {:<30} {}",
-                d.verdict.name(),
+                answered,
                 d.reason.code(),
                 harness,
                 event,
@@ -164,12 +177,37 @@ pub fn run(m: &ArgMatches) -> CliResult {
                 );
             }
         }
-        let level = match d.verdict {
-            crate::decision::Verdict::Allow => ExitStatus::SUCCESS,
+        let level = match answered {
             _ if d.reason == crate::decision::Reason::Error => ExitStatus::ERROR,
+            "allow" => ExitStatus::SUCCESS,
             _ => ExitStatus::FAILURE,
         };
         worst = worst.max(level);
     }
     Ok(worst)
+}
+
+/// The verdict the harness really gets: the rendered answer read back the way the harness
+/// reads it (`harness::probe::read_answer`), so a Claude Code rewrite (`permissionDecision:
+/// ask` with `updatedInput`) is `ask`, and a Gemini CLI rewrite (new `tool_input`, no
+/// decision) is `allow`. An answer without a decision of its own (no objection, added
+/// context) is the policy's verdict; a hook failure is `error`.
+pub fn answer_word(out: &hook::Outcome, harness_name: &str) -> &'static str {
+    use crate::harness::probe::{read_answer, Answer};
+    let Some(h) = out
+        .event
+        .as_ref()
+        .map(|e| e.harness)
+        .or_else(|| Harness::from_name(harness_name))
+    else {
+        return out.decision.verdict.name();
+    };
+    let r = &out.rendered;
+    match read_answer(h, Some(r.exit_code), &r.stdout, &r.stderr) {
+        Answer::Allow(_) => "allow",
+        Answer::Ask(_) => "ask",
+        Answer::Deny(_) => "deny",
+        Answer::Failed(_) => "error",
+        Answer::NoObjection | Answer::Context(_) => out.decision.verdict.name(),
+    }
 }

@@ -38,6 +38,7 @@ pub fn command() -> Command {
 
 /// The scripted steps: (title, event).
 pub fn script(h: Harness, cwd: &str) -> Vec<(String, Value)> {
+    // The id starts with one of state::TOOL_SESSION_PREFIXES: never the harness "seen running".
     let mut s = Session::new(h, "intentshield-demo-session", cwd);
     let readme = format!("{cwd}/README.md");
     let inbox = Call::Mcp("mail".into(), "read_inbox".into(), json!({}));
@@ -102,6 +103,8 @@ pub fn run(m: &ArgMatches) -> crate::exit::CliResult {
             format!("cannot create {}: {e}", dir.display()),
         )
     })?;
+    // Removed however the demo ends, also when a closed pipe unwinds it (exit.rs).
+    let _scratch = Scratch(dir.clone());
     let _ = std::fs::write(
         dir.join("README.md"),
         "# Project\n\nHow to build: cargo build\n",
@@ -133,19 +136,21 @@ pub fn run(m: &ArgMatches) -> crate::exit::CliResult {
             .map(|t| format!(" {t}"))
             .unwrap_or_default();
         println!("{}. {title}\n   {event}{tool} -> {}", i + 1, a.word());
-        if !a.text().is_empty() {
-            for l in a.text().lines() {
-                println!("      {l}");
-            }
+        let rewritten = serde_json::from_str::<Value>(r.stdout.trim())
+            .ok()
+            .and_then(|v| rewritten_arguments(&v).cloned());
+        // A rewrite that carries no reason of its own (Gemini CLI's) is read back as the
+        // answer text "arguments rewritten"; the line below already says so, with the new
+        // arguments.
+        let text = match (&a, &rewritten) {
+            (probe::Answer::Allow(t), Some(_)) if t == "arguments rewritten" => "",
+            _ => a.text(),
+        };
+        for l in text.lines() {
+            println!("      {l}");
         }
-        if let Ok(v) = serde_json::from_str::<Value>(r.stdout.trim()) {
-            let rewritten = v
-                .pointer("/hookSpecificOutput/updatedInput")
-                .or_else(|| v.pointer("/hookSpecificOutput/tool_input"))
-                .or_else(|| v.get("updated_input"));
-            if let Some(u) = rewritten {
-                println!("      arguments rewritten to: {u}");
-            }
+        if let Some(u) = rewritten {
+            println!("      arguments rewritten to: {u}");
         }
         if raw {
             let exit = r.exit.map_or("killed".to_string(), |c| c.to_string());
@@ -158,6 +163,22 @@ pub fn run(m: &ArgMatches) -> crate::exit::CliResult {
             failures += 1;
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     Ok(crate::exit::ExitStatus::failure_if(failures > 0))
+}
+
+/// The scratch folder of one demo run, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The new arguments of a rewrite answer, in any harness's format (Claude Code and Cursor
+/// `updatedInput`, Gemini CLI `tool_input`, `updated_input`).
+fn rewritten_arguments(v: &Value) -> Option<&Value> {
+    v.pointer("/hookSpecificOutput/updatedInput")
+        .or_else(|| v.pointer("/hookSpecificOutput/tool_input"))
+        .or_else(|| v.get("updated_input"))
 }

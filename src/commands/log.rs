@@ -14,10 +14,11 @@ fn db_arg() -> Arg {
         .help("Database file (default: $INTENTSHIELD_DB or the platform data directory)")
 }
 
+/// Opens the database read-only: `log` only shows, so it never creates a file or a folder.
 fn open(m: &ArgMatches) -> Result<Store, String> {
     let path = state::db_path(m.get_one::<PathBuf>("db").map(PathBuf::as_path))
         .map_err(|e| e.to_string())?;
-    Store::open(&path).map_err(|e| format!("{}: {e}", path.display()))
+    Store::open_read_only(&path).map_err(|e| e.to_string())
 }
 
 /// The clap definition of `log`.
@@ -51,46 +52,128 @@ pub fn command() -> Command {
         )
 }
 
-/// Runs `log`. Exit status 0, or 2 on a database error.
+/// Longest one-line argument preview in the text output (characters).
+pub const PREVIEW_CHARS: usize = 120;
+
+/// Runs `log`. Exit status 0 (an empty audit says so), or 2 when there is no database or it
+/// cannot be read.
+///
+/// Text columns: id, time (UTC, ISO 8601), harness, session, decision, reason code, event,
+/// tool, message; an asked or denied call's recorded arguments follow on a second line
+/// (`args:`, [`preview`]).
 ///
 /// # Errors
 ///
 /// [`CliError::error`] (exit 2, `intentshield log: <e>`) when no database path can be found,
-/// the database does not open (`<path>: <e>`), or the audit cannot be read.
+/// there is no database at the path (`no database at <path> …`: nothing is created), it does
+/// not open read-only, or the audit cannot be read.
 pub fn run(m: &ArgMatches) -> CliResult {
     let store = open(m).map_err(|e| CliError::error("intentshield log", e))?;
     let limit = *m.get_one::<i64>("limit").unwrap_or(&20);
+    let session = m.get_one::<String>("session").map(String::as_str);
+    let verdict = m.get_one::<String>("decision").map(String::as_str);
     let rows = store
-        .recent_decisions(
-            m.get_one::<String>("session").map(String::as_str),
-            m.get_one::<String>("decision").map(String::as_str),
-            limit,
-        )
+        .recent_decisions(session, verdict, limit)
         .map_err(|e| CliError::error("intentshield log", e))?;
+    let json_out = m.get_flag("json");
+    if rows.is_empty() {
+        let what = match (session, verdict) {
+            (None, None) => "the audit is empty: no decision recorded yet".to_string(),
+            _ => format!(
+                "no decision matches{}{}",
+                session
+                    .map(|s| format!(" --session {s}"))
+                    .unwrap_or_default(),
+                verdict
+                    .map(|v| format!(" --decision {v}"))
+                    .unwrap_or_default()
+            ),
+        };
+        // Nothing on stdout with --json (an empty stream), the note on stderr.
+        if json_out {
+            eprintln!("intentshield log: {what}");
+        } else {
+            println!("{what}");
+        }
+        return Ok(ExitStatus::SUCCESS);
+    }
     for r in rows {
-        if m.get_flag("json") {
+        if json_out {
             println!(
                 "{}",
-                json!({"id": r.id, "ts": r.ts, "harness": r.harness, "session": r.session_id,
+                json!({"id": r.id, "ts": r.ts, "time": fmt_iso(r.ts), "harness": r.harness, "session": r.session_id,
                        "event": r.event, "tool": r.tool, "decision": r.verdict,
                        "reason": r.reason_code, "rules": serde_json::from_str::<serde_json::Value>(&r.rules).unwrap_or_default(),
-                       "args_digest": r.args_digest, "message": r.message})
+                       "args_digest": r.args_digest, "args": r.args, "message": r.message})
             );
         } else {
             println!(
-                "#{:<6} {} {:<6} {:<5} {:<32} {:<18} {:<28} {}",
+                "#{:<6} {} {:<6} {:<14} {:<5} {:<32} {:<18} {:<28} {}",
                 r.id,
-                fmt_ts(r.ts),
+                fmt_iso(r.ts),
                 r.harness,
+                short_session(&r.session_id),
                 r.verdict,
                 r.reason_code,
                 r.event,
                 r.tool.unwrap_or_default(),
                 r.message
             );
+            if let Some(a) = &r.args {
+                println!("        args: {}", preview(a, PREVIEW_CHARS));
+            }
         }
     }
     Ok(ExitStatus::SUCCESS)
+}
+
+/// A session id for a column: at most 14 characters (the first 13 and `…` when longer; ids
+/// are often UUIDs, whose head tells them apart). `--session` needs the whole id: `--json`
+/// shows it.
+pub fn short_session(id: &str) -> String {
+    let clean: String = id
+        .chars()
+        .map(|c| if c.is_control() || c == ' ' { '_' } else { c })
+        .collect();
+    if clean.chars().count() <= 14 {
+        clean
+    } else {
+        let mut s: String = clean.chars().take(13).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// One line from recorded arguments (`args`, the masked JSON text the hook stored): the
+/// `command` of a shell call, else the compact JSON; control characters (newlines) become
+/// spaces, and the result is cut to `max` characters with `…` at the end.
+pub fn preview(args: &str, max: usize) -> String {
+    let text = serde_json::from_str::<serde_json::Value>(args)
+        .ok()
+        .and_then(|v| {
+            v.get("command")
+                .and_then(|c| c.as_str())
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| args.to_string());
+    let mut out = String::new();
+    let mut n = 0;
+    let mut last_space = false;
+    for c in text.chars() {
+        let c = if c.is_control() { ' ' } else { c };
+        if c == ' ' && last_space {
+            continue;
+        }
+        last_space = c == ' ';
+        if n == max {
+            out.pop();
+            out.push('…');
+            return out;
+        }
+        out.push(c);
+        n += 1;
+    }
+    out
 }
 
 /// UTC `YYYY-MM-DD HH:MM:SS` from Unix seconds (civil-from-days, Howard Hinnant's algorithm).
@@ -115,11 +198,33 @@ pub fn fmt_ts(ts: i64) -> String {
     )
 }
 
+/// UTC `YYYY-MM-DDTHH:MM:SSZ` (ISO 8601, zone marked) from Unix seconds.
+pub fn fmt_iso(ts: i64) -> String {
+    format!("{}Z", fmt_ts(ts).replace(' ', "T"))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn timestamps() {
         assert_eq!(super::fmt_ts(0), "1970-01-01 00:00:00");
         assert_eq!(super::fmt_ts(1_796_000_000), "2026-11-30 00:53:20");
+        assert_eq!(super::fmt_iso(1_796_000_000), "2026-11-30T00:53:20Z");
+    }
+
+    #[test]
+    fn previews_are_one_capped_line() {
+        use super::preview;
+        assert_eq!(preview(r#"{"command":"ls\n  -la"}"#, 120), "ls -la");
+        assert_eq!(preview(r#"{"to":"a@b"}"#, 120), r#"{"to":"a@b"}"#);
+        let long = format!(r#"{{"command":"{}"}}"#, "x".repeat(500));
+        let p = preview(&long, 120);
+        assert_eq!(p.chars().count(), 120);
+        assert!(p.ends_with('…'));
+        assert_eq!(super::short_session("abc"), "abc");
+        assert_eq!(
+            super::short_session("0123456789abcdefghij"),
+            "0123456789abc…"
+        );
     }
 }

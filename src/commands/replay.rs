@@ -688,7 +688,8 @@ const CONTEXT: &str = "intentshield replay";
 /// [`CliError::error`] (exit 2, `intentshield replay: <e>`) when the traces cannot be read
 /// ([`read_traces`]), `--exec` without `--bin` cannot find this binary, the `--calls` file
 /// cannot be created or written, or a trace fails ([`replay_trace`]); no report is printed
-/// then. A report that cannot be written to stdout gives status 2 without a message.
+/// then. A report that cannot be written to stdout gives status 2 without a message (141,
+/// [`ExitStatus::BROKEN_PIPE`], when the reader closed the pipe).
 pub fn run(m: &ArgMatches) -> CliResult {
     let Some(file) = m.get_one::<PathBuf>("file") else {
         return Ok(ExitStatus::ERROR);
@@ -775,8 +776,9 @@ pub fn run(m: &ArgMatches) -> CliResult {
             )
         })
     };
-    if written.is_err() {
-        return Ok(ExitStatus::ERROR);
+    match written {
+        Err(e) if crate::exit::is_broken_pipe(&e) => Ok(ExitStatus::BROKEN_PIPE),
+        Err(_) => Ok(ExitStatus::ERROR),
+        Ok(()) => Ok(ExitStatus::SUCCESS),
     }
-    Ok(ExitStatus::SUCCESS)
 }

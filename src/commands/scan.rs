@@ -3,7 +3,9 @@
 //! Two modes:
 //! - `intentshield scan [--kind KIND] FILE...` (`-` reads stdin): per input, the verdict, the
 //!   reason codes and each piece of evidence with its byte position. Exit status like grep:
-//!   0 nothing flagged, 1 something flagged, 2 an error (an error wins over a match).
+//!   0 nothing flagged, 1 something flagged, 2 an error (an error wins over a match). With
+//!   `--json`, one JSON object per input instead ([`run_files_json`]). Without a file, a
+//!   piped stdin is not read unless `-` is given; the error says so.
 //! - `intentshield scan --jsonl DIR_OR_FILE [--json]`: reads items in the corpus format
 //!   (`{"id", "source", "kind", "label", "text", ...}` one per line; every `*.jsonl` file of a
 //!   folder, sorted by name), scans each as its own kind and prints a table per dataset and kind:
@@ -48,7 +50,7 @@ pub fn command() -> Command {
             Arg::new("json")
                 .long("json")
                 .action(ArgAction::SetTrue)
-                .help("With --jsonl: print one JSON line per item instead of the summary table"),
+                .help("One JSON line per file scanned (with --jsonl: per item, instead of the summary table)"),
         )
         .arg(
             Arg::new("files")
@@ -80,16 +82,31 @@ pub fn run(m: &ArgMatches) -> CliResult {
             .map(|v| v.cloned().collect())
             .unwrap_or_default();
         if files.is_empty() {
-            return Err(CliError::error(
-                "intentshield scan",
-                "no input (give FILE..., - for stdin, or --jsonl DIR)",
-            ));
+            let hint = if stdin_is_redirected() {
+                "no input named; stdin is a pipe or a file, but scan reads it only when told: give - (intentshield scan -)"
+            } else {
+                "no input (give FILE..., - for stdin, or --jsonl DIR)"
+            };
+            return Err(CliError::error("intentshield scan", hint));
+        } else if m.get_flag("json") {
+            run_files_json(&files, kind, &mut out)
         } else {
             run_files(&files, kind, &mut out)
         }
     };
-    let _ = out.flush();
+    if let Err(e) = out.flush() {
+        if crate::exit::is_broken_pipe(&e) {
+            return Ok(ExitStatus::BROKEN_PIPE);
+        }
+    }
     Ok(code)
+}
+
+/// True when stdin is a pipe or a regular file (`cmd | intentshield scan`, `< file`), not a
+/// terminal or nothing.
+fn stdin_is_redirected() -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::metadata("/dev/stdin").is_ok_and(|m| m.file_type().is_fifo() || m.is_file())
 }
 
 fn read_input(name: &str) -> std::io::Result<String> {
@@ -123,7 +140,60 @@ pub fn run_files(files: &[String], kind: TextKind, out: &mut dyn Write) -> ExitS
             Ok(text) => {
                 let r = scan(&text, kind);
                 any_flagged |= r.flagged;
-                let _ = write_report(out, display, kind, &r);
+                if let Err(e) = write_report(out, display, kind, &r) {
+                    if crate::exit::is_broken_pipe(&e) {
+                        return ExitStatus::BROKEN_PIPE;
+                    }
+                }
+            }
+        }
+    }
+    if any_error {
+        ExitStatus::ERROR
+    } else {
+        ExitStatus::failure_if(any_flagged)
+    }
+}
+
+/// Text mode with `--json`: one JSON object per input, `{"file", "kind", "flagged", "score",
+/// "reasons", "truncated", "findings": [{"rule", "family", "weight", "origin", "offset",
+/// "excerpt"}]}` (`offset`: byte position in the input, `null` for the normalizer's own
+/// findings); an input that cannot be read is reported on stderr. Exit status as
+/// [`run_files`].
+pub fn run_files_json(files: &[String], kind: TextKind, out: &mut dyn Write) -> ExitStatus {
+    let mut any_flagged = false;
+    let mut any_error = false;
+    for name in files {
+        let display = if name == "-" { "-" } else { name.as_str() };
+        match read_input(name) {
+            Err(e) => {
+                eprintln!("intentshield scan: {display}: {e}");
+                any_error = true;
+            }
+            Ok(text) => {
+                let r = scan(&text, kind);
+                any_flagged |= r.flagged;
+                let findings: Vec<serde_json::Value> = r
+                    .findings
+                    .iter()
+                    .filter(|f| f.weight > 0)
+                    .map(|f| {
+                        serde_json::json!({
+                            "rule": f.rule, "family": f.family, "weight": f.weight,
+                            "origin": f.origin, "offset": f.input_offset, "excerpt": f.excerpt,
+                        })
+                    })
+                    .collect();
+                let o = serde_json::json!({
+                    "file": display, "kind": kind.name(), "flagged": r.flagged,
+                    "score": r.score, "reasons": r.reasons(), "truncated": r.truncated,
+                    "findings": findings,
+                });
+                if let Err(e) = writeln!(out, "{o}") {
+                    if crate::exit::is_broken_pipe(&e) {
+                        return ExitStatus::BROKEN_PIPE;
+                    }
+                }
             }
         }
     }
@@ -343,8 +413,12 @@ pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> ExitStatus {
                     "score": r.score,
                     "reasons": r.reasons(),
                 });
-                if writeln!(out, "{o}").is_err() {
-                    return ExitStatus::ERROR;
+                if let Err(e) = writeln!(out, "{o}") {
+                    return if crate::exit::is_broken_pipe(&e) {
+                        ExitStatus::BROKEN_PIPE
+                    } else {
+                        ExitStatus::ERROR
+                    };
                 }
             }
         }
@@ -353,7 +427,11 @@ pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> ExitStatus {
         eprintln!("intentshield scan: {bad} bad line(s) skipped");
     }
     if !json {
-        let _ = write_summary(out, &table, bad, &times_us, bytes_total);
+        if let Err(e) = write_summary(out, &table, bad, &times_us, bytes_total) {
+            if crate::exit::is_broken_pipe(&e) {
+                return ExitStatus::BROKEN_PIPE;
+            }
+        }
     }
     if error {
         ExitStatus::ERROR

@@ -107,8 +107,8 @@ fn asked_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<AskedCall> {
 }
 
 impl Store {
-    /// Keeps the arguments of the asked call recorded as audit row `decision_id`, for
-    /// `intentshield approve` to show: `input` as compact JSON (key order as sent), obvious
+    /// Keeps the arguments of the asked or denied call recorded as audit row `decision_id`,
+    /// for `intentshield approve` and `intentshield log` to show: `input` as compact JSON (key order as sent), obvious
     /// secrets masked (see [`call_args_text`]), cut to [`CALL_ARGS_MAX`] bytes.
     ///
     /// # Errors
@@ -317,8 +317,8 @@ impl Store {
     ///
     /// A database error (locked past the busy budget, I/O, corrupt file).
     pub fn approvable_asks(&self, ttl: i64, limit: i64) -> Result<Vec<AskedCall>> {
-        // call_args holds only asks and is pruned after a day, so it drives the query rather
-        // than the (90-day) audit.
+        // call_args holds only asks and denies and is pruned after a day, so it drives the
+        // query rather than the (90-day) audit.
         let mut st = self.conn.prepare(&format!(
             "SELECT {ASKED_COLUMNS} FROM call_args c JOIN decisions d ON d.id=c.decision_id
              WHERE d.verdict='ask' AND d.ts>=?1 AND d.tool IS NOT NULL AND d.args_digest IS NOT NULL

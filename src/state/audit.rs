@@ -28,11 +28,14 @@ pub struct AuditRow {
     pub args_digest: Option<String>,
     /// The one-line reason.
     pub message: String,
+    /// The arguments of an asked or denied call as the hook recorded them (`call_args`:
+    /// compact JSON, secrets masked, at most `CALL_ARGS_MAX` bytes); `None` for other rows,
+    /// rows older than a day (pruned) and databases from before schema 2.
+    pub args: Option<String>,
 }
 
-/// The columns of `decisions`, in [`AuditRow`] order.
-const AUDIT_COLUMNS: &str =
-    "id, ts, harness, session_id, event, tool, verdict, reason_code, rules, args_digest, message";
+/// The columns of `decisions` (`d`), in [`AuditRow`] order, without the recorded arguments.
+const AUDIT_COLUMNS: &str = "d.id, d.ts, d.harness, d.session_id, d.event, d.tool, d.verdict, d.reason_code, d.rules, d.args_digest, d.message";
 
 fn audit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<AuditRow> {
     Ok(AuditRow {
@@ -47,6 +50,7 @@ fn audit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<AuditRow> {
         rules: r.get(8)?,
         args_digest: r.get(9)?,
         message: r.get(10)?,
+        args: r.get(11)?,
     })
 }
 
@@ -131,6 +135,24 @@ impl Store {
             .optional()?)
     }
 
+    /// `FROM` clause and arguments column for [`AuditRow`] queries: `decisions d` left-joined
+    /// with `call_args c` where that table exists (schema 2; a read-only store may be older).
+    fn audit_from(&self) -> Result<(&'static str, &'static str)> {
+        let has_args: bool = self.conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM sqlite_master WHERE type='table' AND name='call_args')",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(if has_args {
+            (
+                "decisions d LEFT JOIN call_args c ON c.decision_id=d.id",
+                "c.args",
+            )
+        } else {
+            ("decisions d", "NULL")
+        })
+    }
+
     /// Recent audit rows, newest first, optionally filtered.
     ///
     /// # Errors
@@ -142,10 +164,11 @@ impl Store {
         verdict: Option<&str>,
         limit: i64,
     ) -> Result<Vec<AuditRow>> {
+        let (from, args) = self.audit_from()?;
         let mut st = self.conn.prepare(&format!(
-            "SELECT {AUDIT_COLUMNS} FROM decisions
-             WHERE (?1 IS NULL OR session_id=?1) AND (?2 IS NULL OR verdict=?2)
-             ORDER BY id DESC LIMIT ?3"
+            "SELECT {AUDIT_COLUMNS}, {args} FROM {from}
+             WHERE (?1 IS NULL OR d.session_id=?1) AND (?2 IS NULL OR d.verdict=?2)
+             ORDER BY d.id DESC LIMIT ?3"
         ))?;
         let rows = st.query_map(params![session, verdict, limit], audit_row)?;
         Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
@@ -158,10 +181,11 @@ impl Store {
     /// A database error (locked past the busy budget, I/O, corrupt file). An unknown id is
     /// `Ok(None)`, not an error.
     pub fn decision(&self, id: i64) -> Result<Option<AuditRow>> {
+        let (from, args) = self.audit_from()?;
         Ok(self
             .conn
             .query_row(
-                &format!("SELECT {AUDIT_COLUMNS} FROM decisions WHERE id=?1"),
+                &format!("SELECT {AUDIT_COLUMNS}, {args} FROM {from} WHERE d.id=?1"),
                 params![id],
                 audit_row,
             )

@@ -14,7 +14,7 @@
 //! Tables: `sessions` (taint), `prov_values` (distinctive values and where each came from),
 //! `prompts` (the user's own words, normalized), `decisions` (the audit), `approvals`
 //! (one-time approvals given with `intentshield approve`), `call_args` (the arguments of asked
-//! calls, shown by `approve`), `mcp_servers` and `mcp_tools` (the
+//! and denied calls, masked and capped, shown by `approve` and `log`), `mcp_servers` and `mcp_tools` (the
 //! MCP catalog the proxy shares with the hook: launch pins, fingerprints, quarantine, the
 //! operator's read-only decision).
 //!
@@ -166,6 +166,51 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens an existing database read-only, for commands that only show what is there
+    /// (`log`): nothing is created (neither the file nor its folder) and nothing is migrated.
+    ///
+    /// # Errors
+    ///
+    /// "no database at PATH (the hook creates it on its first event)" when no file is there;
+    /// "PATH is not a database file" when something other than a file is there; "database
+    /// schema N is newer than this intentshield understands" for a newer file; SQLite's
+    /// message when the file cannot be opened or read (not a database, no permission).
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(StateError(format!(
+                    "no database at {} (the hook creates it on its first event)",
+                    path.display()
+                )))
+            }
+            Ok(m) if !m.is_file() => {
+                return Err(StateError(format!(
+                    "{} is not a database file (a directory?)",
+                    path.display()
+                )))
+            }
+            _ => {}
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(BUSY_BUDGET)?;
+        let store = Store {
+            conn,
+            wal_path: None,
+            sessions_start_here: false,
+        };
+        let version = store.schema_version()?;
+        if version > schema::SCHEMA_VERSION {
+            return Err(StateError(format!(
+                "database schema {version} is newer than this intentshield understands ({}); upgrade intentshield",
+                schema::SCHEMA_VERSION
+            )));
+        }
+        Ok(store)
+    }
+
     /// A private in-memory database (for `check` without `--db`, and tests).
     ///
     /// # Errors
@@ -287,8 +332,15 @@ pub fn probe_writable(db: &Path) -> Result<()> {
         .map_err(plain)
 }
 
+/// Session-id prefixes of the sessions our own commands make up (`doctor`'s canaries,
+/// `demo`): their decisions are not the harness's own calls, so they never count as the hook
+/// "seen running" ([`last_decision_of`]), even when they land in the real database (a config
+/// file's `db` wins over the scratch `INTENTSHIELD_DB` those commands set).
+pub const TOOL_SESSION_PREFIXES: [&str; 2] = ["intentshield-doctor-", "intentshield-demo-"];
+
 /// The time (Unix seconds) of the newest audit row of `harness` in the database at `db`,
-/// opened read-only; `None` when it has none. Used by `doctor` to tell whether the hook ran.
+/// opened read-only; `None` when it has none. Rows of the sessions our own commands make up
+/// ([`TOOL_SESSION_PREFIXES`]) do not count. Used by `doctor` to tell whether the hook ran.
 ///
 /// # Errors
 /// "no database yet" when the file does not exist; SQLite's message when it cannot be read
@@ -300,8 +352,10 @@ pub fn last_decision_of(db: &Path, harness: &str) -> Result<Option<i64>> {
     let plain = |e: rusqlite::Error| StateError(e.to_string());
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(plain)?;
     conn.query_row(
-        "SELECT max(ts) FROM decisions WHERE harness = ?1",
-        [harness],
+        "SELECT max(ts) FROM decisions WHERE harness = ?1
+           AND substr(session_id, 1, length(?2)) <> ?2
+           AND substr(session_id, 1, length(?3)) <> ?3",
+        rusqlite::params![harness, TOOL_SESSION_PREFIXES[0], TOOL_SESSION_PREFIXES[1]],
         |r| r.get::<_, Option<i64>>(0),
     )
     .map_err(plain)
