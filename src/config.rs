@@ -71,6 +71,11 @@ pub struct Config {
     /// the config file's `approval_ttl`, shortened by `INTENTSHIELD_APPROVAL_TTL`, default
     /// [`APPROVAL_TTL_DEFAULT`].
     pub approval_ttl: i64,
+    /// The `[allow]` table: hosts, command prefixes and paths the provenance, taint and review
+    /// checks do not ask about (`policy::check::allow`). A weakening setting: it counts only
+    /// from the protected config file (default path or `--config`), never from a file named by
+    /// `$INTENTSHIELD_CONFIG`.
+    pub allow: crate::policy::check::allow::AllowList,
     /// The config file that was read, if any.
     pub file: Option<PathBuf>,
 }
@@ -84,6 +89,7 @@ impl Default for Config {
             read_only_tools: Vec::new(),
             db: None,
             approval_ttl: APPROVAL_TTL_DEFAULT,
+            allow: Default::default(),
             file: None,
         }
     }
@@ -326,6 +332,9 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
             )
         })?;
         cfg.approval_ttl = check_approval_ttl(secs)?;
+    }
+    if let Some(item) = doc.get("allow") {
+        cfg.allow = crate::policy::check::allow::AllowList::from_toml(item)?;
     }
     if let Some(arr) = doc.get("read_only_tools") {
         let arr = arr
