@@ -244,7 +244,17 @@ mod tests {
         assert_eq!(parse_duration("1h"), Ok(3600));
         assert_eq!(parse_duration("30m"), Ok(1800));
         assert_eq!(parse_duration("7d"), Ok(MAX_PAUSE_SECS));
-        for bad in ["", "h", "10", "8d", "30s", "-1h", "1.5h", "1w", "99999999999999999d"] {
+        for bad in [
+            "",
+            "h",
+            "10",
+            "8d",
+            "30s",
+            "-1h",
+            "1.5h",
+            "1w",
+            "99999999999999999d",
+        ] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
     }

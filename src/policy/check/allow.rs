@@ -103,8 +103,7 @@ impl AllowList {
                 }
                 "commands" => {
                     for c in items {
-                        let words: Vec<String> =
-                            c.split_whitespace().map(str::to_string).collect();
+                        let words: Vec<String> = c.split_whitespace().map(str::to_string).collect();
                         if words.is_empty() || c.contains(SHELL_SYNTAX) {
                             return Err(format!(
                                 "allow.commands: '{c}' is empty or holds shell operators"
@@ -187,12 +186,10 @@ pub fn check(call: &mut Call<'_>) {
     let Some((rule, what)) = matched(call, list) else {
         return;
     };
-    let file = call
-        .ctx
-        .config
-        .file
-        .as_deref()
-        .map_or_else(|| "the config file".to_string(), |f| f.display().to_string());
+    let file = call.ctx.config.file.as_deref().map_or_else(
+        || "the config file".to_string(),
+        |f| f.display().to_string(),
+    );
     call.waiver = Some(Waiver {
         decision: Decision::new(
             Verdict::Allow,
@@ -230,9 +227,7 @@ fn commands_match(call: &Call<'_>, list: &AllowList) -> Option<String> {
     let words: Vec<&str> = cmd.split_whitespace().collect();
     list.commands
         .iter()
-        .find(|entry| {
-            entry.len() <= words.len() && entry.iter().zip(&words).all(|(a, b)| a == b)
-        })
+        .find(|entry| entry.len() <= words.len() && entry.iter().zip(&words).all(|(a, b)| a == b))
         .map(|entry| format!("command `{}`", entry.join(" ")))
 }
 
@@ -335,7 +330,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(l.hosts, vec!["api.github.com", "*.example.com"]);
-        assert_eq!(l.commands, vec![vec!["git".to_string(), "push".to_string()]]);
+        assert_eq!(
+            l.commands,
+            vec![vec!["git".to_string(), "push".to_string()]]
+        );
         assert_eq!(l.paths, vec!["~/notes", "/srv/app/"]);
         for bad in [
             "[allow]\nhosts = [\"*.com\"]",
