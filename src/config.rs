@@ -8,7 +8,8 @@
 //! at start: the hook then fails closed.
 //!
 //! Settings that weaken protection (`review = never`, `outputs = warn`, `gemini_ask = ask`,
-//! `read_only_tools`) count only from the flags on the harness's own hook command and from the
+//! `read_only_tools`, the `[allow]` table) count only from the flags on the harness's own hook
+//! command and from the
 //! config file at its default path or named by `--config`: those files are protected from the
 //! agent. The environment can only make the guard stricter: an agent that got a variable
 //! exported (through a shell start-up file, say) must not gain from it. So an environment

@@ -8,6 +8,7 @@ use std::path::Path;
 use intentshield::detect::{scan, TextKind};
 
 #[path = "skip/mod.rs"]
+#[allow(clippy::duplicate_mod)] // also included by the other helper modules
 mod skip_log;
 
 #[derive(Default, Debug)]

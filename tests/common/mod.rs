@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 #[path = "../skip/mod.rs"]
+#[allow(clippy::duplicate_mod)] // also included by the other helper modules
 mod skip_log;
 pub use skip_log::skip;
 

@@ -10,6 +10,7 @@ use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
 #[path = "../skip/mod.rs"]
+#[allow(clippy::duplicate_mod)] // also included by the other helper modules
 mod skip_log;
 pub use skip_log::skip;
 
