@@ -17,9 +17,9 @@ cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
 cache=${INTENTSHIELD_E2E_CACHE:-$HOME/.cache/intentshield-e2e}
 kit=${E2E_KIT:-../shared/live-harness}
-# The real filesystem MCP server, when scripts/proxy-setup.sh installed it.
+# The real filesystem MCP server, when scripts/proxy-setup.sh installed it (a node program).
 fs=$cache/mcp-fs/node_modules/.bin/mcp-server-filesystem
-if [ -z "${MCP_FS_SERVER:-}" ] && [ -x "$fs" ]; then
+if [ -z "${MCP_FS_SERVER:-}" ] && [ -x "$fs" ] && command -v node >/dev/null 2>&1; then
   export MCP_FS_SERVER=$fs
 fi
 # The Python MCP SDK's virtual environment, when scripts/proxy-setup.sh made it.
