@@ -18,4 +18,14 @@ if ! command -v node >/dev/null; then
 fi
 [ -f "$kit/install.sh" ] || { echo "e2e-setup: no live-harness kit at $kit (set E2E_KIT)" >&2; exit 1; }
 export INTENTSHIELD_E2E_CACHE=${INTENTSHIELD_E2E_CACHE:-$HOME/.cache/intentshield-e2e}
+# Say what is about to be downloaded before doing it (the three CLIs are about 900 MB).
+want=("$@")
+[ ${#want[@]} -gt 0 ] || want=(claude gemini codex)
+missing=()
+for h in "${want[@]}"; do
+  [ -x "$INTENTSHIELD_E2E_CACHE/$h/node_modules/.bin/$h" ] || missing+=("$h")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "e2e-setup: installing the pinned harness CLIs ${missing[*]} from the npm registry into $INTENTSHIELD_E2E_CACHE (about 900 MB for all three, once); INTENTSHIELD_E2E=skip skips the end-to-end tests instead" >&2
+fi
 exec bash "$kit/install.sh" "$@"

@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Builds the release binary and replays the real hook events that Claude Code, Codex CLI and
-# Gemini CLI sent (../shared/live-harness/samples), then one exfiltration session, through
+# Gemini CLI sent (tests/fixtures/samples, the repository's copy of
+# ../shared/live-harness/samples; SOURCE.md there), then one exfiltration session, through
 # `intentshield check` (the hook's own code, with a private in-memory database). Each line's
 # first word is the verdict the harness really gets (a Claude Code rewrite is `ask`). Ends with
 # one summary line: events per verdict and per harness.
+# INTENTSHIELD_SAMPLES=DIR replays another folder of recorded events instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "building the release binary (cargo build --release; a few minutes the first time)..."
 cargo build --release --quiet
 bin=target/x86_64-unknown-linux-gnu/release/intentshield
-samples=../shared/live-harness/samples
+samples=${INTENTSHIELD_SAMPLES:-tests/fixtures/samples}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-if [ -d "$samples" ]; then
-  echo "== real events from ../shared/live-harness/samples"
+if compgen -G "$samples/*.json" >/dev/null; then
+  echo "== real events from $samples"
   "$bin" check --harness auto "$samples"/*.json | tee -a "$out" || true
 else
-  echo "skipping the real samples: $samples is absent"
+  echo "skipping the real samples: no *.json in $samples"
 fi
 echo
 echo "== an exfiltration session (prompt, injected tool result, send to the injected address)"

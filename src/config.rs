@@ -8,7 +8,8 @@
 //! at start: the hook then fails closed.
 //!
 //! Settings that weaken protection (`review = never`, `outputs = warn`, `gemini_ask = ask`,
-//! `read_only_tools`) count only from the flags on the harness's own hook command and from the
+//! `read_only_tools`, the `[allow]` table) count only from the flags on the harness's own hook
+//! command and from the
 //! config file at its default path or named by `--config`: those files are protected from the
 //! agent. The environment can only make the guard stricter: an agent that got a variable
 //! exported (through a shell start-up file, say) must not gain from it. So an environment
@@ -71,6 +72,11 @@ pub struct Config {
     /// the config file's `approval_ttl`, shortened by `INTENTSHIELD_APPROVAL_TTL`, default
     /// [`APPROVAL_TTL_DEFAULT`].
     pub approval_ttl: i64,
+    /// The `[allow]` table: hosts, command prefixes and paths the provenance, taint and review
+    /// checks do not ask about (`policy::check::allow`). A weakening setting: it counts only
+    /// from the protected config file (default path or `--config`), never from a file named by
+    /// `$INTENTSHIELD_CONFIG`.
+    pub allow: crate::policy::check::allow::AllowList,
     /// The config file that was read, if any.
     pub file: Option<PathBuf>,
 }
@@ -84,6 +90,7 @@ impl Default for Config {
             read_only_tools: Vec::new(),
             db: None,
             approval_ttl: APPROVAL_TTL_DEFAULT,
+            allow: Default::default(),
             file: None,
         }
     }
@@ -329,6 +336,9 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
         })?;
         cfg.approval_ttl = check_approval_ttl(secs)?;
     }
+    if let Some(item) = doc.get("allow") {
+        cfg.allow = crate::policy::check::allow::AllowList::from_toml(item)?;
+    }
     if let Some(arr) = doc.get("read_only_tools") {
         let arr = arr
             .as_array()
@@ -351,6 +361,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "read_only_tools",
     "approval_ttl",
     "db",
+    "allow",
 ];
 
 /// Refuses a key the config file may not hold: a misspelled setting (`reviw`) must not be
@@ -494,7 +505,8 @@ mod tests {
             assert!(
                 example
                     .lines()
-                    .any(|l| l.trim_start_matches("# ").starts_with(&format!("{k} ="))),
+                    .map(|l| l.trim_start_matches("# "))
+                    .any(|l| l.starts_with(&format!("{k} =")) || l.starts_with(&format!("[{k}]"))),
                 "configs/intentshield.toml shows {k}"
             );
         }

@@ -105,6 +105,12 @@ pub enum Reason {
     /// terminal (the audit row of the grant, event `approve`; the approvals row holds the
     /// terminal, user id and expiry).
     ApprovalGranted,
+    /// The call is on the `[allow]` list of the protected config file (a host, a command
+    /// prefix or a path): the provenance, taint and review checks' asks were set aside.
+    AllowListed,
+    /// The call's project is paused by a person (`intentshield pause`): the provenance, taint
+    /// and review checks' asks and denies were set aside.
+    ProjectPaused,
     /// The hook itself failed (bad input, database, panic): failing closed.
     Error,
 }
@@ -140,6 +146,8 @@ impl Reason {
             Reason::QuarantinedTool => "mcp.quarantined_tool",
             Reason::Approved => "approval.used",
             Reason::ApprovalGranted => "approval.granted",
+            Reason::AllowListed => "allow.listed",
+            Reason::ProjectPaused => "pause.project",
             Reason::Error => "error.fail_closed",
         }
     }

@@ -110,6 +110,11 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
         config: &cfg,
         paths: PathContext::new(call_dir(&ev).as_deref(), own),
         can_rewrite: ev.harness.spec().can_rewrite(&ev.event_name),
+        // A person's pause of the project (one stat when there is none); before a tool only.
+        pause: (ev.kind == crate::event::EventKind::PreTool)
+            .then_some(ev.cwd.as_deref())
+            .flatten()
+            .and_then(|cwd| crate::pause::active(Path::new(cwd), state::now())),
     };
     let own_store = store.is_none();
     let result = match store {

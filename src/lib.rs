@@ -29,6 +29,7 @@ pub mod hook;
 pub mod install;
 pub mod mcp;
 pub mod paths;
+pub mod pause;
 pub mod policy;
 pub mod provenance;
 pub mod session;

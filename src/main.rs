@@ -66,6 +66,9 @@ fn cli() -> clap::Command {
         .subcommand(commands::mcp::command())
         .subcommand(commands::wrap::wrap_command())
         .subcommand(commands::wrap::unwrap_command())
+        .subcommand(commands::pause::command())
+        .subcommand(commands::completions::command())
+        .subcommand(commands::completions::man_command())
 }
 
 /// Hand parse of `hook <harness> [--review X] [--outputs X] [--gemini-ask X] [--db P] [--config P]`
@@ -224,6 +227,11 @@ fn dispatch(m: &clap::ArgMatches) -> CliResult {
         Some(("mcp", sub)) => commands::mcp::run(sub),
         Some(("wrap", sub)) => commands::wrap::run(sub, false),
         Some(("unwrap", sub)) => commands::wrap::run(sub, true),
+        Some(("pause", sub)) => commands::pause::run(sub),
+        Some(("completions", sub)) => {
+            commands::completions::run(sub, cli(), &mut std::io::stdout().lock())
+        }
+        Some(("man", _)) => commands::completions::run_man(cli(), &mut std::io::stdout().lock()),
         _ => Ok(ExitStatus::ERROR),
     }
 }

@@ -151,6 +151,7 @@ fn mcp_step(db: &Path, event: &str, case: &Value) -> Verdict {
                 config: &config,
                 paths: PathContext::new(None, Vec::new()),
                 can_rewrite: true,
+                pause: None,
             };
             policy::pre_tool(&call, None, &view, &ctx).decision.verdict
         }

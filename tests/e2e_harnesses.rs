@@ -46,10 +46,25 @@ impl Outcome {
     }
 }
 
+/// How our hook is put in place for a run.
+#[derive(Clone, Copy, PartialEq)]
+enum Via {
+    /// `intentshield install <harness>` into the run's HOME.
+    Install,
+    /// The repository's Claude Code plugin (`.claude-plugin/plugin.json`, `hooks/hooks.json`),
+    /// loaded with `claude --plugin-dir`, with `intentshield` on PATH as the plugin expects.
+    Plugin,
+}
+
 fn run_scenario(h: &str, scenario: &Path, node: &Path, py: &Path) -> Outcome {
+    run_scenario_via(h, scenario, node, py, Via::Install)
+}
+
+fn run_scenario_via(h: &str, scenario: &Path, node: &Path, py: &Path, via: Via) -> Outcome {
     let (base, out, rt) = run_dirs(&format!(
-        "{h}-{}",
-        scenario.file_stem().unwrap().to_string_lossy()
+        "{h}-{}{}",
+        scenario.file_stem().unwrap().to_string_lossy(),
+        if via == Via::Plugin { "-plugin" } else { "" }
     ));
     fs::copy(scenario, out.join("scenario.json")).unwrap();
     let kit = kit();
@@ -71,8 +86,32 @@ fn run_scenario(h: &str, scenario: &Path, node: &Path, py: &Path) -> Outcome {
         .unwrap();
     assert!(st.success(), "kit.py config failed");
 
-    // Our hook, installed the way a user would.
     let home = out.join("home");
+    let mut env = base_env(h, py, node, &out, &rt);
+    let mut args: Vec<String> = Vec::new();
+    if via == Via::Plugin {
+        // The plugin as a user gets it: its manifest and hooks file, nothing else of the
+        // repository; the binary on PATH under its own name.
+        let plugin = out.join("plugin");
+        for rel in [".claude-plugin/plugin.json", "hooks/hooks.json"] {
+            fs::create_dir_all(plugin.join(rel).parent().unwrap()).unwrap();
+            fs::copy(Path::new(MANIFEST).join(rel), plugin.join(rel)).unwrap();
+        }
+        let bin_dir = out.join("bin");
+        fs::create_dir_all(&bin_dir).unwrap();
+        std::os::unix::fs::symlink(BIN, bin_dir.join("intentshield")).unwrap();
+        for (k, v) in env.iter_mut() {
+            if k == "PATH" {
+                *v = format!("{}:{v}", bin_dir.display());
+            }
+        }
+        args.push("--plugin-dir".into());
+        args.push(plugin.display().to_string());
+        return finish_run(
+            h, scenario, &base, &out, &rt, &home, env, args, fake, &port, py,
+        );
+    }
+    // Our hook, installed the way a user would.
     let inst = Command::new(BIN)
         .args(["install", h])
         .env_clear()
@@ -87,12 +126,30 @@ fn run_scenario(h: &str, scenario: &Path, node: &Path, py: &Path) -> Outcome {
         String::from_utf8_lossy(&inst.stderr)
     );
 
-    let mut env = base_env(h, py, node, &out, &rt);
+    finish_run(
+        h, scenario, &base, &out, &rt, &home, env, args, fake, &port, py,
+    )
+}
+
+/// Runs harness `h` on the scenario copied into `out`, with `env` and the leading `args`.
+#[allow(clippy::too_many_arguments)]
+fn finish_run(
+    h: &str,
+    _scenario: &Path,
+    base: &Path,
+    out: &Path,
+    rt: &Path,
+    home: &Path,
+    mut env: Vec<(String, String)>,
+    mut args: Vec<String>,
+    fake: Kill,
+    port: &str,
+    py: &Path,
+) -> Outcome {
     let prompt = scenario_prompt(py, &out.join("scenario.json"));
-    let mut args: Vec<String> = Vec::new();
     match h {
         "claude" => {
-            env.extend(claude_env(&port, &rt));
+            env.extend(claude_env(port, rt));
             args.extend([
                 "-p".into(),
                 prompt,
@@ -142,14 +199,14 @@ fn run_scenario(h: &str, scenario: &Path, node: &Path, py: &Path) -> Outcome {
         }
         _ => unreachable!(),
     }
-    run_cli(h, &env, &args, &out, 150);
+    run_cli(h, &env, &args, out, 150);
     drop(fake);
 
     let calls = tool_calls(&out.join("mcp_calls.jsonl"));
     let requests = fs::read_to_string(out.join("model_requests.jsonl")).unwrap_or_default();
     let stderr = fs::read_to_string(out.join("harness.stderr")).unwrap_or_default();
     Outcome {
-        out: base,
+        out: base.to_path_buf(),
         calls,
         requests,
         stderr,
@@ -157,11 +214,21 @@ fn run_scenario(h: &str, scenario: &Path, node: &Path, py: &Path) -> Outcome {
 }
 
 fn exfil(h: &str, blocked_marker: &str) {
+    exfil_via(h, blocked_marker, Via::Install);
+}
+
+fn exfil_via(h: &str, blocked_marker: &str, via: Via) {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some((node, py)) = prerequisites(h) else {
         return;
     };
-    let o = run_scenario(h, &kit().join("scenarios/exfil_inbox.json"), &node, &py);
+    let o = run_scenario_via(
+        h,
+        &kit().join("scenarios/exfil_inbox.json"),
+        &node,
+        &py,
+        via,
+    );
     let ctx = format!(
         "calls {:?}; run {}; harness stderr tail: {}",
         o.names(),
@@ -186,6 +253,26 @@ fn exfil(h: &str, blocked_marker: &str) {
         o.requests.to_lowercase().contains("intentshield"),
         "the model was told why (our reason): {ctx}"
     );
+    if via == Via::Plugin {
+        // Our hook ran (not a missing command failing closed): its audit holds the deny.
+        let db = o
+            .out
+            .join("out/home/.local/share/intentshield/intentshield.db");
+        let denied: i64 = rusqlite::Connection::open(&db)
+            .and_then(|c| {
+                c.query_row(
+                    "SELECT count(*) FROM decisions WHERE harness = 'claude' AND event = 'PreToolUse' AND verdict IN ('deny', 'ask')",
+                    [],
+                    |r| r.get(0),
+                )
+            })
+            .unwrap_or(-1);
+        assert!(
+            denied >= 1,
+            "the plugin's hook recorded no objection in {}: {ctx}",
+            db.display()
+        );
+    }
     finish(&o.out, true);
 }
 
@@ -239,6 +326,13 @@ fn e2e_claude_exfiltration_is_blocked() {
     // A deny reads "PreToolUse:<tool> hook error: <reason>"; an ask (refused in -p mode) gives
     // the reason as the tool result. Either way the model gets an error result.
     exfil("claude", "\"is_error\": true");
+}
+
+#[test]
+fn e2e_claude_plugin_blocks_exfiltration() {
+    // The repository's Claude Code plugin, loaded by the real CLI with --plugin-dir (no
+    // `intentshield install`): its hooks run `intentshield hook claude` from PATH.
+    exfil_via("claude", "\"is_error\": true", Via::Plugin);
 }
 
 #[test]

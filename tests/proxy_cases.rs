@@ -4,14 +4,14 @@
 
 mod mcp_common;
 
-use mcp_common::{python, refused, write_catalog, Client};
+use mcp_common::{python, refused, skip, write_catalog, Client};
 use serde_json::{json, Value};
 use std::path::Path;
 
 fn cases() -> Option<Vec<Value>> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cases/public-reports.jsonl");
     let Ok(text) = std::fs::read_to_string(&p) else {
-        eprintln!("SKIPPED: {} not found", p.display());
+        skip(&format!("{} not found", p.display()));
         return None;
     };
     Some(

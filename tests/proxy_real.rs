@@ -7,7 +7,7 @@
 
 mod mcp_common;
 
-use mcp_common::{refused, Client};
+use mcp_common::{refused, skip, Client};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
 
@@ -17,7 +17,7 @@ fn reference_filesystem_server_from_npm() {
         .ok()
         .filter(|s| !s.is_empty())
     else {
-        eprintln!("SKIPPED: set MCP_FS_SERVER to the command of @modelcontextprotocol/server-filesystem (npm install @modelcontextprotocol/server-filesystem; node_modules/.bin/mcp-server-filesystem)");
+        skip("set MCP_FS_SERVER to the command of @modelcontextprotocol/server-filesystem (npm install @modelcontextprotocol/server-filesystem; node_modules/.bin/mcp-server-filesystem)");
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -86,7 +86,7 @@ fn sdk_available() -> bool {
         .map(|s| s.success())
         .unwrap_or(false);
     if !ok {
-        eprintln!("SKIPPED: the official Python MCP SDK is not installed (pip install mcp)");
+        skip("the official Python MCP SDK is not installed (scripts/proxy-setup.sh, or pip install mcp)");
     }
     ok
 }

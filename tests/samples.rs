@@ -1,15 +1,57 @@
-//! Every real payload in ../shared/live-harness/samples/ through the built binary, as the
-//! harness that sent it: the answer must be what that harness accepts, and benign events get
-//! no objection.
+//! Every real payload in tests/fixtures/samples/ (copied from ../shared/live-harness/samples/,
+//! see SOURCE.md there) through the built binary, as the harness that sent it: the answer must
+//! be what that harness accepts, and benign events get no objection.
 
 mod common;
 use common::*;
 
+/// The repository's copy of the recorded events (what `scripts/replay-samples.sh` replays).
+fn samples_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/samples")
+}
+
 #[test]
-fn every_sample_gets_a_valid_answer() {
-    let Some(dir) = shared("live-harness/samples") else {
+fn the_repository_copy_of_the_samples_is_the_shared_one() {
+    let ours = samples_dir();
+    let mut names: Vec<String> = std::fs::read_dir(&ours)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "SOURCE.md")
+        .collect();
+    names.sort();
+    assert!(
+        names.iter().filter(|n| n.ends_with(".json")).count() >= 30,
+        "{names:?}"
+    );
+    // replay-samples.sh reads the repository copy, not ../shared.
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/replay-samples.sh"),
+    )
+    .unwrap();
+    assert!(script.contains("tests/fixtures/samples"), "{script}");
+    let Some(shared_dir) = shared("live-harness/samples") else {
         return;
     };
+    let mut theirs: Vec<String> = std::fs::read_dir(&shared_dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    theirs.sort();
+    assert_eq!(names, theirs, "copy ../shared/live-harness/samples again");
+    for n in &names {
+        assert_eq!(
+            std::fs::read(ours.join(n)).unwrap(),
+            std::fs::read(shared_dir.join(n)).unwrap(),
+            "{n} differs from ../shared/live-harness/samples/{n}"
+        );
+    }
+}
+
+#[test]
+fn every_sample_gets_a_valid_answer() {
+    let dir = samples_dir();
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("state.db");
     let mut n = 0;

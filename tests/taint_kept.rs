@@ -302,7 +302,7 @@ fn a_prompt_of_a_conversation_older_than_the_database_is_tainted() {
         .and_then(|m| m.created())
         .is_err()
     {
-        eprintln!("skipping: this file system records no birth times");
+        skip("this file system records no birth times");
         return;
     }
     let prompt = |h: &str, s: &str| match h {

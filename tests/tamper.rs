@@ -237,6 +237,7 @@ fn tldr_commands_are_not_taken_for_tampering() {
         config: &cfg,
         paths,
         can_rewrite: true,
+        pause: None,
     };
     let view = intentshield::session::SessionView::default();
     let mut stopped = Vec::new();

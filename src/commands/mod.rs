@@ -3,11 +3,13 @@
 
 pub mod approve;
 pub mod check;
+pub mod completions;
 pub mod demo;
 pub mod doctor;
 pub mod install;
 pub mod log;
 pub mod mcp;
+pub mod pause;
 #[cfg(feature = "replay")]
 pub mod replay;
 pub mod scan;

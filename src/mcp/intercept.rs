@@ -378,6 +378,11 @@ impl Shared {
             config: &self.config,
             paths: PathContext::new(None, paths::own_files(db.as_deref().ok(), None)),
             can_rewrite: true,
+            // The harness starts the server in the project's folder: a pause of that project
+            // covers the proxy as it covers the hook.
+            pause: std::env::current_dir()
+                .ok()
+                .and_then(|d| crate::pause::active(&d, crate::state::now())),
         };
         let e = policy::pre_tool(call, Some(facts), &view, &ctx);
         if session.is_some() {

@@ -46,6 +46,9 @@ pub struct Context<'a> {
     /// (the harness's spec for this event; always true in the MCP proxy). Where it cannot,
     /// self-disclosure fields deny the call instead.
     pub can_rewrite: bool,
+    /// The person's pause that covers the event's working directory, if any
+    /// (`crate::pause::active`); it sets the later checks' objections aside (`check::allow`).
+    pub pause: Option<crate::pause::Pause>,
 }
 
 /// A decision and the changes it makes to the session.

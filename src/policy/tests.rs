@@ -229,6 +229,7 @@ pub(crate) fn ctx(config: &Config, can_rewrite: bool) -> Context<'_> {
         config,
         paths: paths(),
         can_rewrite,
+        pause: None,
     }
 }
 

@@ -5,6 +5,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+#[path = "../skip/mod.rs"]
+#[allow(clippy::duplicate_mod)] // also included by the other helper modules
+mod skip_log;
+pub use skip_log::skip;
+
 /// The built binary.
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_intentshield")
@@ -18,7 +23,10 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("skipping: {} is absent", p.display());
+        skip(&format!(
+            "{} is absent (the team's shared folder beside the checkout)",
+            p.display()
+        ));
         None
     }
 }

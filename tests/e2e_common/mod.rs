@@ -9,6 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "../skip/mod.rs"]
+#[allow(clippy::duplicate_mod)] // also included by the other helper modules
+mod skip_log;
+pub use skip_log::skip;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_intentshield");
 pub const MANIFEST: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -41,35 +46,50 @@ pub fn harness_bin(h: &str) -> PathBuf {
 /// A harness CLI that is not installed yet is installed with `scripts/e2e-setup.sh`; if that
 /// fails (no network, no cache), the test skips.
 pub fn prerequisites(h: &str) -> Option<(PathBuf, PathBuf)> {
+    if std::env::var("INTENTSHIELD_E2E").is_ok_and(|v| v == "skip") {
+        skip(&format!("e2e {h}: INTENTSHIELD_E2E=skip"));
+        return None;
+    }
     let Some(node) = which("node") else {
-        eprintln!("SKIP e2e {h}: node is not on PATH (the harness CLIs need node 20+)");
+        skip(&format!(
+            "e2e {h}: node is not on PATH (the harness CLIs need node 20+ and npm)"
+        ));
         return None;
     };
-    assert!(
-        kit().join("run.sh").is_file(),
-        "the live-harness kit is missing at {}; set E2E_KIT",
-        kit().display()
-    );
+    if !kit().join("run.sh").is_file() {
+        skip(&format!(
+            "e2e {h}: the live-harness kit is missing at {} (../shared/live-harness beside the checkout, or set E2E_KIT)",
+            kit().display()
+        ));
+        return None;
+    }
+    let Some(python) = which("python3") else {
+        skip(&format!(
+            "e2e {h}: python3 is not on PATH (the kit's model and MCP server need it)"
+        ));
+        return None;
+    };
     if !harness_bin(h).is_file() {
         let st = Command::new("bash")
             .arg(Path::new(MANIFEST).join("scripts/e2e-setup.sh"))
             .arg(h)
-            .status()
-            .expect("run scripts/e2e-setup.sh");
-        if !st.success() || !harness_bin(h).is_file() {
+            .status();
+        if !st.is_ok_and(|s| s.success()) || !harness_bin(h).is_file() {
             // Offline without the cache: .ci/run already said the e2e tests will skip.
-            eprintln!(
-                "SKIP e2e {h}: not installed at {} and scripts/e2e-setup.sh {h} failed",
+            skip(&format!(
+                "e2e {h}: not installed at {} and scripts/e2e-setup.sh {h} failed",
                 harness_bin(h).display()
-            );
+            ));
             return None;
         }
     }
-    let py = Command::new("python3")
+    let py = Command::new(&python)
         .args(["-c", "import sys; print(sys.executable)"])
         .output()
-        .expect("python3 is needed by the kit");
-    let py = PathBuf::from(String::from_utf8_lossy(&py.stdout).trim());
+        .ok()
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
+        .filter(|p| p.is_file())
+        .unwrap_or(python);
     Some((node, py))
 }
 

@@ -9,6 +9,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
+#[path = "../skip/mod.rs"]
+#[allow(clippy::duplicate_mod)] // also included by the other helper modules
+mod skip_log;
+pub use skip_log::skip;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_intentshield");
 
 pub fn python() -> Option<&'static str> {
@@ -22,7 +27,7 @@ pub fn python() -> Option<&'static str> {
     if ok {
         Some("python3")
     } else {
-        eprintln!("SKIPPED: python3 is not available; the proxy tests need it for the test server");
+        skip("python3 is not available; the proxy tests need it for the test server");
         None
     }
 }

@@ -6,6 +6,7 @@
 //! To add a check: write `check/<name>.rs` with `pub fn check(call: &mut Call<'_>)` and put it
 //! in [`PRE_TOOL`] where it belongs.
 
+pub mod allow;
 pub mod builtin;
 pub mod disclosure;
 pub mod injection;
@@ -34,6 +35,7 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("injection", injection::check),
     ("builtin", builtin::check),
     ("tamper", tamper::check),
+    ("allow", allow::check),
     ("provenance", provenance::check),
     ("taint", taint::check),
     ("review", review::check),
@@ -64,6 +66,21 @@ pub struct Call<'a> {
     pub is_read: bool,
     /// True when the call reaches the network (see [`readwrite::is_egress`]).
     pub egress: bool,
+    /// Set by the `allow` check: the checks after it may not object (see [`Waiver`]).
+    pub waiver: Option<Waiver>,
+}
+
+/// A person's decision that the checks after the `allow` check (provenance, taint, review) do
+/// not object to this call: it is on the config file's `[allow]` list, or its project is paused.
+/// The checks before it (quarantine, self-disclosure, injection, built-in, tamper) still decide.
+#[derive(Debug, Clone)]
+pub struct Waiver {
+    /// The no-objection answer to give instead (`allow.listed` or `pause.project`).
+    pub decision: Decision,
+    /// True when the later checks' denies are set aside too (a pause); otherwise only their
+    /// asks (the allow list: an injected value used, or data of a resource reached after the
+    /// taint written out, is still denied).
+    pub lifts_deny: bool,
 }
 
 impl<'a> Call<'a> {
@@ -87,6 +104,7 @@ impl<'a> Call<'a> {
             dests: Vec::new(),
             is_read: false,
             egress: false,
+            waiver: None,
         };
         call.derive();
         call
@@ -114,7 +132,7 @@ impl<'a> Call<'a> {
 }
 
 /// Collects the verdicts of the checks; the strongest wins, the first at that level names it.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Verdicts {
     best: Option<Decision>,
 }
@@ -147,11 +165,20 @@ pub fn pre_tool(
     ctx: &Context<'_>,
 ) -> Evaluation {
     let mut call = Call::new(tool, facts, view, ctx);
+    // The verdict of the checks before the waiver, once the `allow` check set one.
+    let mut before_waiver: Option<Option<Decision>> = None;
     for (_, check) in PRE_TOOL {
         check(&mut call);
+        if before_waiver.is_none() && call.waiver.is_some() {
+            before_waiver = Some(call.verdicts.best.clone());
+        }
     }
     let rewritten = call.rewritten;
-    let mut d = match call.verdicts.into_best() {
+    let mut best = call.verdicts.into_best();
+    if let (Some(w), Some(before)) = (call.waiver, before_waiver) {
+        best = waive(w, before, best, rewritten.as_ref());
+    }
+    let mut d = match best {
         Some(d) => d,
         None => rewritten.clone().unwrap_or_else(Decision::allow),
     };
@@ -165,6 +192,48 @@ pub fn pre_tool(
     Evaluation {
         decision: d,
         effects: call.effects,
+    }
+}
+
+/// The answer under a waiver: `before` is what the checks before it decided, `after` what all
+/// of them did. An objection of the later checks that the waiver covers is set aside: the
+/// earlier checks' verdict stands if there was one, else the waiver's no objection (naming what
+/// was set aside). With a self-disclosure rewrite, the rewrite is the answer (its arguments
+/// must still be emptied), carrying the waiver's rule.
+fn waive(
+    w: Waiver,
+    before: Option<Decision>,
+    after: Option<Decision>,
+    rewritten: Option<&Decision>,
+) -> Option<Decision> {
+    let before = before.filter(|d| d.verdict > Verdict::Allow);
+    let floor = before.as_ref().map_or(Verdict::Allow, |d| d.verdict);
+    let mut allow = w.decision;
+    match after {
+        Some(d) if d.verdict > floor && (d.verdict == Verdict::Ask || w.lifts_deny) => {
+            if before.is_some() {
+                return before;
+            }
+            allow.message = format!(
+                "{}; without it: {} {}: {}",
+                allow.message,
+                d.verdict.name(),
+                d.reason.code(),
+                d.message
+            );
+            allow.rules.extend(d.rules);
+        }
+        Some(d) if d.verdict > Verdict::Allow => return Some(d),
+        _ => {}
+    }
+    match rewritten {
+        Some(r) => {
+            let mut r = r.clone();
+            r.rules.extend(allow.rules);
+            r.message = format!("{}; {}", r.message, allow.message);
+            Some(r)
+        }
+        None => Some(allow),
     }
 }
 

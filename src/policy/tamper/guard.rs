@@ -7,7 +7,16 @@ use std::path::{Path, PathBuf};
 
 /// Our subcommands that only read or print, which the agent may run (`approve --list` and
 /// `mcp list` too, and `doctor` without `--repair`). Every other one changes state.
-pub const READ_ONLY_SUBCOMMANDS: &[&str] = &["log", "check", "scan", "doctor", "demo", "help"];
+pub const READ_ONLY_SUBCOMMANDS: &[&str] = &[
+    "log",
+    "check",
+    "scan",
+    "doctor",
+    "demo",
+    "help",
+    "completions",
+    "man",
+];
 
 /// Subcommand names that change the guard's state; a program the analysis cannot identify
 /// (`$B`, `$(which …)`, a copy under another name) is taken for the guard when it is run with
@@ -21,6 +30,7 @@ const STATE_CHANGING: &[&str] = &[
     "mcp",
     "mcp-proxy",
     "replay",
+    "pause",
 ];
 
 /// The harness names `install`/`uninstall` take (so that `bun install` is not the guard).
