@@ -79,7 +79,13 @@ pub fn own_files(db: Option<&Path>, config_flag: Option<&PathBuf>) -> Vec<PathBu
     }
     // The config in force and the default one (an operator's settings live there even while
     // the environment names another file).
+    // A relative `--config` is relative to where the hook runs.
+    let absolute = |c: PathBuf| match std::env::current_dir() {
+        Ok(d) if c.is_relative() => d.join(c),
+        _ => c,
+    };
     let configs = crate::config::config_path(config_flag)
+        .map(absolute)
         .into_iter()
         .chain(crate::config::default_config_path());
     for c in configs {
@@ -98,6 +104,13 @@ pub fn own_files(db: Option<&Path>, config_flag: Option<&PathBuf>) -> Vec<PathBu
             }
         }
         own.push(exe);
+    }
+    // `intentshield` in every `PATH` folder: a hook command found on PATH (the Claude Code
+    // plugin, the Gemini CLI extension, `install --portable`) runs whichever comes first.
+    if let Some(path) = crate::env::text(crate::env::PATH) {
+        for dir in path.split(':').filter(|d| d.starts_with('/')).take(64) {
+            own.push(Path::new(dir).join("intentshield"));
+        }
     }
     own
 }
@@ -441,7 +454,23 @@ impl PathContext {
             rest.push(existing.file_name()?);
             existing = existing.parent()?;
         }
-        let mut real = std::fs::canonicalize(existing).ok()?;
+        // A link whose target does not exist yet (a write through it creates the target):
+        // follow it by hand, a few levels.
+        let mut existing = existing.to_path_buf();
+        for _ in 0..8 {
+            if std::fs::canonicalize(&existing).is_ok() {
+                break;
+            }
+            let Ok(target) = std::fs::read_link(&existing) else {
+                break;
+            };
+            existing = match existing.parent() {
+                Some(dir) if target.is_relative() => dir.join(target),
+                _ => target,
+            };
+        }
+        let mut real = std::fs::canonicalize(&existing)
+            .unwrap_or_else(|_| self.resolve(&existing.to_string_lossy()));
         for part in rest.iter().rev() {
             real.push(part);
         }
@@ -748,6 +777,18 @@ impl PathContext {
             .and_then(Path::file_name)
             .map(|n| n.to_string_lossy())
             .unwrap_or_default();
+        // The backups and sidecars install and wrap keep beside a settings file: an uninstall
+        // restores them, so planting one is planting the settings.
+        if [
+            ".intentshield.bak",
+            ".intentshield-wrap.bak",
+            ".intentshield-wrap.json",
+        ]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
+        {
+            return Some("protect.intentshield_state");
+        }
         // Our default folders wherever a home is (`X/.config/intentshield`,
         // `X/.local/share/intentshield`), whatever `HOME` says: they are ours by name.
         if OWN_FOLDERS.iter().any(|f| {
@@ -790,6 +831,10 @@ impl PathContext {
                 if p.whole_home_dir && r.starts_with(home.join(p.dir)) {
                     return Some(p.rule);
                 }
+            }
+            // Claude Code's installed plugins (our own among them: their hooks run).
+            if r.starts_with(home.join(".claude/plugins")) {
+                return Some("protect.claude_settings");
             }
             if r.starts_with(home.join(".config/Claude"))
                 || r.starts_with(home.join(".codeium/windsurf"))
@@ -1010,5 +1055,40 @@ mod tests {
         assert_eq!(expand_braces("${HOME}/x"), vec!["${HOME}/x"]);
         assert_eq!(expand_braces("x{}y"), vec!["x{}y"]);
         assert_eq!(expand_braces(&"{a,b}".repeat(10)).len(), MAX_BRACES);
+    }
+
+    #[test]
+    fn a_link_to_a_file_that_does_not_exist_yet_is_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        let link = tmp.path().join("notes.json");
+        std::os::unix::fs::symlink(home.join(".claude/settings.local.json"), &link).unwrap();
+        let c = PathContext {
+            home: Some(home.to_string_lossy().into()),
+            cwd: Some(tmp.path().to_string_lossy().into()),
+            ..PathContext::default()
+        };
+        assert_eq!(c.protected("notes.json"), Some("protect.claude_settings"));
+    }
+
+    #[test]
+    fn backups_plugins_and_path_copies_are_protected() {
+        let c = ctx();
+        for p in [
+            "~/.claude/settings.json.intentshield.bak",
+            ".mcp.json.intentshield-wrap.json",
+            ".cursor/mcp.json.intentshield-wrap.bak",
+            "~/.claude/plugins/cache/intentshield/intentshield/0.1.0/hooks/hooks.json",
+        ] {
+            assert!(c.protected(p).is_some(), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_relative_config_flag_is_protected_where_the_hook_runs() {
+        let own = own_files(None, Some(&PathBuf::from("is.toml")));
+        let here = std::env::current_dir().unwrap().join("is.toml");
+        assert!(own.contains(&here), "{own:?}");
     }
 }

@@ -402,3 +402,28 @@ fn a_glob_over_a_big_folder_is_judged_by_its_folder() {
     );
     assert_eq!(verdict("claude", &r), "deny", "{r:?}");
 }
+
+/// A copy of `intentshield` earlier on PATH would run instead of the guard where the hook
+/// command is found on PATH (the plugin, the extension, `install --portable`).
+#[test]
+fn the_guard_on_path_cannot_be_shadowed() {
+    let (_t, home, db) = home();
+    let cwd = format!("{home}/proj");
+    let path = format!(
+        "{home}/.local/bin:{}",
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let ev = shell_call(
+        "claude",
+        "s",
+        &cwd,
+        "cp /bin/true ~/.local/bin/intentshield",
+    );
+    let r = run_env(
+        &["hook", "claude"],
+        ev.to_string().as_bytes(),
+        &db,
+        &[("HOME", &home), ("PATH", &path)],
+    );
+    assert_eq!(verdict("claude", &r), "deny", "{r:?}");
+}

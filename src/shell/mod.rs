@@ -19,6 +19,7 @@
 //! downloaders, interpreters), `flows` (pipe-to-shell, secret egress, nested agents).
 
 mod classify;
+mod code_options;
 mod command;
 mod expand;
 mod flows;

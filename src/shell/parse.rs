@@ -268,6 +268,22 @@ pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Va
             }
         }
     }
+    // Command lines run through options, config keys, the environment or inline code
+    // (`git push --receive-pack=CMD`, `ssh -o ProxyCommand=CMD`, `os.system("CMD")`).
+    if depth < MAX_DEPTH {
+        let mut runs = Vec::new();
+        for (pi, p) in a.pipelines.iter().enumerate() {
+            for (ci, c) in p.iter().enumerate() {
+                for script in super::code_options::command_scripts(c) {
+                    runs.push((pi, ci, analyze_depth(&script, depth + 1, &c.dir, &vars)));
+                }
+            }
+        }
+        for (pi, ci, child) in runs {
+            a.incomplete |= child.incomplete;
+            a.nested.push((pi, ci, child));
+        }
+    }
     // The commands `find -exec`/`-execdir`/`-ok`/`-okdir` and `fd -x`/`-X` run.
     for (pi, p) in a.pipelines.iter().enumerate() {
         for (ci, c) in p.iter().enumerate() {

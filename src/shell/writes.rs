@@ -814,7 +814,7 @@ mod tests;
 /// True for a git config key whose value git runs as a command or uses to find code
 /// (`core.hooksPath`, `core.fsmonitor`, `alias.*`, `filter.*.clean`, `diff.external`,
 /// `credential.helper`, `gpg.program`, pagers, includes…); `k` is lower-case.
-fn git_key_runs_code(k: &str) -> bool {
+pub(super) fn git_key_runs_code(k: &str) -> bool {
     const EXACT: &[&str] = &[
         "core.hookspath",
         "core.sshcommand",

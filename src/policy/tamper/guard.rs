@@ -296,3 +296,65 @@ pub(super) fn drives_terminal(a: &Analysis) -> Option<String> {
     }
     None
 }
+
+/// Harness CLIs and the rule of the settings their management commands write.
+const HARNESS_CLIS: &[(&str, &str)] = &[
+    ("claude", "protect.claude_settings"),
+    ("codex", "protect.codex_config"),
+    ("gemini", "protect.gemini_config"),
+    ("cursor-agent", "protect.cursor_config"),
+    ("cursor", "protect.cursor_config"),
+];
+
+/// A harness CLI's own command that changes its hooks, plugins, extensions, MCP servers or
+/// settings (`claude plugin disable …`, `claude mcp add …`, `gemini extensions uninstall …`,
+/// `codex mcp add …`): the settings file it writes is protected, whoever writes it.
+/// `(command, rule)`.
+pub(super) fn harness_cli_changes_settings(c: &SimpleCommand) -> Option<(String, &'static str)> {
+    let rule = HARNESS_CLIS
+        .iter()
+        .find(|(p, _)| *p == c.program)
+        .map(|(_, r)| *r)?;
+    let positional: Vec<&str> = c
+        .args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let area = positional.first().copied()?;
+    if !matches!(
+        area,
+        "plugin" | "plugins" | "extensions" | "extension" | "mcp" | "config" | "hooks" | "features"
+    ) {
+        return None;
+    }
+    let changes = positional.iter().skip(1).take(2).any(|w| {
+        matches!(
+            *w,
+            "add"
+                | "add-json"
+                | "add-from-claude-desktop"
+                | "remove"
+                | "rm"
+                | "disable"
+                | "enable"
+                | "uninstall"
+                | "install"
+                | "set"
+                | "unset"
+                | "link"
+                | "unlink"
+                | "update"
+                | "reset-project-choices"
+                | "marketplace"
+                | "new"
+                | "login"
+                | "logout"
+        )
+    });
+    changes.then(|| {
+        let mut w = vec![c.program.clone()];
+        w.extend(positional.iter().take(2).map(|s| s.to_string()));
+        (w.join(" "), rule)
+    })
+}

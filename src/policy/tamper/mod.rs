@@ -134,6 +134,23 @@ pub fn check(
                 break;
             }
         }
+        if let Some((what, rule)) = a
+            .all_commands()
+            .into_iter()
+            .find_map(guard::harness_cli_changes_settings)
+        {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::ProtectedPath,
+                    format!(
+                        "{name} runs `{what}`, which changes an agent's hooks, plugins, extensions, MCP servers or settings"
+                    ),
+                )
+                .rule(rule)
+                .evidence(what),
+            );
+        }
         if let Some(what) = guard::runs_guard_in_code(a) {
             out.push(
                 Decision::new(
