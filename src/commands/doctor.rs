@@ -332,8 +332,14 @@ fn check_harness(h: Harness, env: &Env, db: Option<&Path>, out: &mut Out) -> boo
         return false;
     };
     let mut found_any = false;
+    let mut seen: Vec<std::path::PathBuf> = Vec::new();
     for scope in [Scope::User, Scope::Project] {
         let path = fsutil::resolve(&settings_path(&spec, scope, env));
+        // Run from the home folder, the project's settings file is the user's: check it once.
+        if seen.contains(&path) {
+            continue;
+        }
+        seen.push(path.clone());
         let text = match fsutil::read_text(&path) {
             Ok(Some(t)) => t,
             Ok(None) => continue,
