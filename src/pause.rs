@@ -481,4 +481,148 @@ mod tests {
         );
         assert_eq!(pause_dir_in(Path::new("rel")), None);
     }
+
+    fn write_marker(dir: &Path, name: Option<&str>, p: &Pause) -> PathBuf {
+        std::fs::create_dir_all(dir).unwrap();
+        let path = match name {
+            Some(n) => dir.join(n),
+            None => marker_path(dir, &p.project),
+        };
+        std::fs::write(&path, serde_json::to_string(p).unwrap()).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_marker_that_pause_could_not_have_written_is_ignored_with_why() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let project = home.join("proj");
+        std::fs::create_dir_all(&project).unwrap();
+        let dir = root.join("pause");
+        let uid = current_uid();
+        let now = 10_000;
+        let ok = Pause {
+            project: project.clone(),
+            set_at: now - 10,
+            until: now + 3600,
+            terminal: "t".into(),
+            uid,
+        };
+        let why = |p: &Pause, name: Option<&str>| -> Option<String> {
+            let _ = std::fs::remove_dir_all(&dir);
+            write_marker(&dir, name, p);
+            let all = scan(&dir, now, Some(&home), uid);
+            assert_eq!(all.len(), 1);
+            all[0].ignored.clone()
+        };
+        assert_eq!(why(&ok, None), None);
+        let with = |f: &dyn Fn(&mut Pause)| {
+            let mut p = ok.clone();
+            f(&mut p);
+            p
+        };
+        for (p, name, want) in [
+            (ok.clone(), Some("0123.json"), "digest"),
+            (with(&|p| p.project = "/".into()), None, "whole disk"),
+            (with(&|p| p.project = home.clone()), None, "home folder"),
+            (with(&|p| p.project = root.clone()), None, "home folder"),
+            (
+                with(&|p| p.project = project.join("..").join("proj")),
+                None,
+                "`..`",
+            ),
+            (with(&|p| p.project = "rel".into()), None, "absolute"),
+            (
+                with(&|p| p.project = project.join("missing")),
+                None,
+                "existing folder",
+            ),
+            (with(&|p| p.until = 4_102_444_800), None, "length"),
+            (with(&|p| p.until = p.set_at), None, "length"),
+            (with(&|p| p.set_at = now + 5), None, "future"),
+        ] {
+            let got = why(&p, name).unwrap_or_default();
+            assert!(got.contains(want), "{p:?}: {got}");
+        }
+        // Writable by others, or owned by another user.
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = write_marker(&dir, None, &ok);
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+        let got = scan(&dir, now, Some(&home), uid);
+        assert!(got[0]
+            .ignored
+            .as_deref()
+            .unwrap_or_default()
+            .contains("writable"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let other = uid.map(|u| u.wrapping_add(1));
+        let got = scan(&dir, now, Some(&home), other);
+        assert!(got[0]
+            .ignored
+            .as_deref()
+            .unwrap_or_default()
+            .contains("owned by"));
+        assert!(scan(&dir, now, Some(&home), None)[0].ignored.is_some());
+        // A symlink is no regular file.
+        let _ = std::fs::remove_dir_all(&dir);
+        let real = write_marker(&root, Some("real.json"), &ok);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink(&real, marker_path(&dir, &project)).unwrap();
+        let got = scan(&dir, now, Some(&home), uid);
+        assert!(got[0]
+            .ignored
+            .as_deref()
+            .unwrap_or_default()
+            .contains("regular"));
+        // What `set_in` writes is valid (owner-only, whatever the umask).
+        let _ = std::fs::remove_dir_all(&dir);
+        set_in(&dir, &ok).unwrap();
+        assert_eq!(scan(&dir, now, Some(&home), uid)[0].ignored, None);
+    }
+
+    #[test]
+    fn a_pause_covers_neither_dot_dot_nor_a_symlink_out_nor_a_tool_folder_outside() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let dir = root.join("pause");
+        let project = root.join("proj");
+        let other = root.join("other");
+        std::fs::create_dir_all(project.join("sub")).unwrap();
+        std::fs::create_dir_all(&other).unwrap();
+        std::os::unix::fs::symlink(&other, project.join("link")).unwrap();
+        let now = crate::state::now();
+        let mut p = pause(&project, now + 600);
+        p.set_at = now - 1;
+        set_in(&dir, &p).unwrap();
+        assert!(active_in(&dir, &project.join("sub"), now).is_some());
+        assert!(active_in(&dir, &project.join("sub/../sub"), now).is_some());
+        assert_eq!(active_in(&dir, &project.join("../other"), now), None);
+        assert_eq!(active_in(&dir, &project.join("sub/../../other"), now), None);
+        assert_eq!(active_in(&dir, &project.join("link"), now), None);
+        assert_eq!(active_in(&dir, &project.join("link/new/dir"), now), None);
+        // A folder that does not exist yet, inside: covered.
+        assert!(active_in(&dir, &project.join("new/dir"), now).is_some());
+        // The tool's own folder must be inside too.
+        assert!(active_call_in(&dir, &project, Some(&project.join("sub")), now).is_some());
+        assert_eq!(active_call_in(&dir, &project, Some(&other), now), None);
+        assert_eq!(
+            active_call_in(&dir, &project, Some(&project.join("link")), now),
+            None
+        );
+        assert_eq!(active_call_in(&dir, &other, Some(&project), now), None);
+    }
+
+    #[test]
+    fn pause_refuses_the_disk_and_the_home() {
+        let home = Path::new("/home/dev");
+        assert!(check_project(Path::new("/"), Some(home)).is_err());
+        assert!(check_project(Path::new("/home"), Some(home)).is_err());
+        assert!(check_project(home, Some(home)).is_err());
+        assert!(check_project(Path::new("/home/dev/proj"), Some(home)).is_ok());
+        assert!(check_project(Path::new("/home/other"), Some(home)).is_ok());
+    }
 }

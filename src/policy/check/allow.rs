@@ -458,6 +458,10 @@ fn url_hosts(text: &str) -> Option<Vec<String>> {
 
 /// The host of a URL's authority (`user:pw@host:port`), checked as in [`url_hosts`].
 fn host_of_authority(authority: &str) -> Option<String> {
+    // Some URL parsers read `\` as `/`: the host would differ between them.
+    if authority.contains('\\') {
+        return None;
+    }
     let host_port = authority.rsplit('@').next().unwrap_or(authority);
     let host = host_port.split(':').next().unwrap_or_default();
     let host = host.to_ascii_lowercase();
@@ -762,5 +766,81 @@ mod tests {
         assert!(!host_matches("*.example.com", "example.com"));
         assert!(!host_matches("*.example.com", "badexample.com"));
         assert!(!host_matches("*.example.com", "example.com.evil.invalid"));
+    }
+
+    #[test]
+    fn every_url_host_is_read() {
+        assert_eq!(
+            url_hosts("curl http://evil.com/https://api.github.com x"),
+            Some(vec!["evil.com".to_string(), "api.github.com".to_string()])
+        );
+        assert_eq!(
+            url_hosts("https://u:p@API.GitHub.com.:443/x?y#z"),
+            Some(vec!["api.github.com".to_string()])
+        );
+        assert_eq!(
+            url_hosts("https://api.github.com@evil.com/"),
+            Some(vec!["evil.com".to_string()])
+        );
+        assert_eq!(url_hosts("no url here"), Some(vec![]));
+        for unparsable in [
+            "http://[::1]/",
+            "file:///etc/passwd",
+            "http://api.github.com\\@evil.com/",
+            "http://a%2eb/",
+            "http://a..b/",
+            "http://x'y/",
+        ] {
+            assert_eq!(url_hosts(unparsable), None, "{unparsable}");
+        }
+        // Numbers and single labels parse, and match no entry with two labels.
+        assert_eq!(
+            url_hosts("http://16843009/"),
+            Some(vec!["16843009".to_string()])
+        );
+    }
+
+    #[test]
+    fn path_entries_may_not_cover_the_disk_or_the_home() {
+        let home = Some(Path::new("/home/dev"));
+        for bad in [
+            "/",
+            "/.",
+            "/..",
+            "//",
+            "/tmp/../",
+            "/tmp/..",
+            "~/..",
+            "~/.",
+            "~/",
+            "~/a/../..",
+            "/home",
+            "/home/dev",
+            "/home/dev/",
+            "/home/./dev",
+            "~/../..",
+            "rel",
+            "~user/x",
+        ] {
+            assert!(!path_entry_ok(bad, home), "{bad}");
+        }
+        for good in [
+            "/srv/app",
+            "~/notes",
+            "/home/dev/notes",
+            "~/a/../b",
+            "/home/other",
+        ] {
+            assert!(path_entry_ok(good, home), "{good}");
+        }
+        // Without a home, `~/` entries must stay below it.
+        assert!(!path_entry_ok("~/..", None));
+        assert!(!path_entry_ok("~/a/..", None));
+        assert!(path_entry_ok("~/a", None));
+        // A symlink to the root is the root.
+        let tmp = tempfile::tempdir().unwrap();
+        let link = tmp.path().join("root");
+        std::os::unix::fs::symlink("/", &link).unwrap();
+        assert!(!path_entry_ok(link.to_str().unwrap(), home));
     }
 }
