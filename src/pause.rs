@@ -7,8 +7,13 @@
 //! of the folder when no pause exists (the usual case); only when the folder exists are its
 //! markers read (at most [`MAX_MARKERS`], each at most [`MAX_MARKER_BYTES`]).
 //!
-//! While a pause covers the working directory of a call (the harness's `cwd` is the project
-//! folder or inside it) and has not expired, the checks after the tamper check (provenance,
+//! Every marker is checked before it counts ([`scan_in`]): the agent may find a way to write a
+//! file that the tamper rules do not see, and such a file must not pause the whole disk, the
+//! home folder, or for long.
+//!
+//! While a valid pause covers the working directory of a call (the harness's `cwd`, and a
+//! shell tool's own folder argument, are the project folder or inside it, with `..` and
+//! symlinks resolved) and has not expired, the checks after the tamper check (provenance,
 //! taint, review) do not object: the call is answered with no objection and audited as
 //! `pause.project`. The checks before it (MCP quarantine, self-disclosure, injection and secrets
 //! in arguments, the built-in always-deny rules, tamper protection) still decide.

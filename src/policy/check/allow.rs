@@ -16,14 +16,29 @@
 //! - `hosts`: an entry is a host name (`api.github.com`, matched exactly, case-insensitively)
 //!   or `*.` and a suffix of at least two labels (`*.example.com` matches every name under
 //!   `example.com`, not `example.com` itself). A call matches when it has destinations, they are
-//!   all hosts or URLs (no e-mail address, account number or path among them), and every host
-//!   matches an entry.
+//!   all hosts or URLs (no e-mail address, account number or path among them), every host
+//!   matches an entry, and so does the host of every `://` in its arguments, read here (the
+//!   text after it up to `/ ? #` or a blank, user information before `@` dropped, port cut,
+//!   lower-cased, a trailing dot dropped; at least one is needed, and one that is no host name,
+//!   such as `[::1]` or a `\`, means no match). A shell call must also be one plain command
+//!   (no shell operator or expansion, as for `commands`; one simple command in the analysis,
+//!   nothing nested, no `NAME=value` in front), with no option that connects elsewhere or reads
+//!   settings (`--connect-to`, `--resolve`, `-K`/`--config`, `-x`/`--proxy`, `--socks5…`,
+//!   `--preproxy`, `--doh-url`, `--dns-servers`, `wget -i`/`-e`, any long option naming proxy,
+//!   config, socks, resolve, dns...), and the bare words a URL program takes as URLs
+//!   (`curl evil.com`) must match too.
 //! - `commands`: an entry is one or more words (`git push`, `npm publish --dry-run`). A shell
 //!   call matches when its command line starts with the entry's words, whole words, and holds no
 //!   shell operator or expansion (none of `; & | < > $ \` ( ) { } \` and no line break): `git
 //!   push origin main` matches `git push`; `git pushx`, `git push; curl …`, `git push "$(…)"` do
-//!   not.
-//! - `paths`: an entry is an absolute path or one starting with `~/` (a folder or a file). A
+//!   not. It is one simple command with nothing nested, and no option runs a program or sets a
+//!   destination (`--receive-pack`, `--upload-pack`, `--exec`, `git -c`, `git clone -u`,
+//!   `--config…`, `--registry`, `-e`, `--rsh`, `-o ProxyCommand…`, `--compress-program`,
+//!   `--to-command`, and long options naming exec, command, program, proxy, url, host...) and
+//!   no argument names a destination (`://`, `user@host:`, `host.tld:path`): a destination
+//!   comes through the `hosts` list.
+//! - `paths`: an entry is an absolute path or one starting with `~/` (a folder or a file), and
+//!   not `/`, the home folder or above it once `.`, `..` and symlinks are resolved. A
 //!   file tool's call (read, write, edit) matches when every path it names, resolved (`~`, the
 //!   working directory, `..`, and the symlinks that exist now), is the entry or inside it, whole
 //!   path components (`/srv/app` covers `/srv/app/x`, not `/srv/app2`).
