@@ -114,7 +114,7 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
         pause: (ev.kind == crate::event::EventKind::PreTool)
             .then_some(ev.cwd.as_deref())
             .flatten()
-            .and_then(|cwd| crate::pause::active(Path::new(cwd), state::now())),
+            .and_then(|cwd| crate::pause::active_call(cwd, call_dir(&ev), state::now())),
     };
     let own_store = store.is_none();
     let result = match store {

@@ -75,7 +75,7 @@ fn a_paused_project_is_let_through_and_audited_but_the_always_deny_rules_hold() 
         &dir,
         &intentshield::pause::Pause {
             project: project.clone(),
-            set_at: 0,
+            set_at: intentshield::state::now(),
             until: intentshield::state::now() + 3600,
             terminal: "/dev/pts/9".into(),
             uid: None,
@@ -261,4 +261,169 @@ fn completions_and_the_man_page_come_from_the_command_line() {
     );
     assert!(r.stdout.contains("INTENTSHIELD PAUSE"));
     assert!(r.stdout.contains("\\-\\-review"));
+}
+
+/// A marker the agent wrote by a route the tamper rules cannot see (a script with a computed
+/// path) is checked like any other: one for `/`, or for years, or under another file name, or
+/// writable by others, pauses nothing, and `pause --list` shows it as ignored with why.
+#[test]
+fn a_marker_pause_could_not_have_written_pauses_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let project = home.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let db = root.join("s.db");
+    let env = [("HOME", home.to_str().unwrap())];
+    let dir = intentshield::pause::pause_dir_in(&home).unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    let now = intentshield::state::now();
+    let marker = |project: &Path, set_at: i64, until: i64| {
+        json!({"project": project, "set_at": set_at, "until": until, "terminal": "/dev/pts/1", "uid": null})
+            .to_string()
+    };
+    let owner_only = |p: &Path| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o600)).unwrap();
+    };
+    // The whole disk, forever, under the digest of `/`.
+    let slash = intentshield::pause::marker_path(&dir, Path::new("/"));
+    std::fs::write(&slash, marker(Path::new("/"), now, 4_102_444_800)).unwrap();
+    owner_only(&slash);
+    // The home folder, for an hour.
+    let h = intentshield::pause::marker_path(&dir, &home);
+    std::fs::write(&h, marker(&home, now, now + 3600)).unwrap();
+    owner_only(&h);
+    // The project, for a year.
+    let long = intentshield::pause::marker_path(&dir, &project);
+    std::fs::write(&long, marker(&project, now, now + 365 * 86400)).unwrap();
+    owner_only(&long);
+    // The project for an hour, but under a name that is not its digest.
+    let named = dir.join("pause.json");
+    std::fs::write(&named, marker(&project, now, now + 3600)).unwrap();
+    owner_only(&named);
+    for cwd in [project.clone(), home.clone(), root.clone()] {
+        let r = run_env(
+            &["hook", "claude"],
+            bash(&cwd, "s9", "npm publish").to_string().as_bytes(),
+            &db,
+            &env,
+        );
+        assert_eq!(verdict("claude", &r), "ask", "{}: {r:?}", cwd.display());
+        assert_eq!(last(&db, &home).1, "taint.state_change");
+    }
+    let r = run_env(&["pause", "--list"], b"", &db, &env);
+    assert_eq!(r.code, 0, "{r:?}");
+    for why in [
+        "ignored: the project is the whole disk (/)",
+        "ignored: the project is the home folder or above it",
+        "ignored: its length is not between 1 second and 7 days",
+        "ignored: its file name is not the digest of its project",
+    ] {
+        assert!(r.stdout.contains(why), "{why}: {}", r.stdout);
+    }
+    assert!(!r.stdout.contains("paused until"), "{}", r.stdout);
+    // The same project marker, as `pause` writes it but with the mode opened to everyone.
+    std::fs::remove_dir_all(&dir).unwrap();
+    let p = intentshield::pause::Pause {
+        project: project.clone(),
+        set_at: now,
+        until: now + 3600,
+        terminal: "/dev/pts/9".into(),
+        uid: None,
+    };
+    let path = intentshield::pause::set_in(&dir, &p).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+    }
+    let r = run_env(
+        &["hook", "claude"],
+        bash(&project, "s9", "npm publish").to_string().as_bytes(),
+        &db,
+        &env,
+    );
+    assert_eq!(verdict("claude", &r), "ask", "{r:?}");
+    let r = run_env(&["pause", "--list"], b"", &db, &env);
+    assert!(
+        r.stdout.contains("ignored: writable by group or others"),
+        "{}",
+        r.stdout
+    );
+    // Owner-only again: the pause holds.
+    owner_only(&path);
+    let r = run_env(
+        &["hook", "claude"],
+        bash(&project, "s9", "npm publish").to_string().as_bytes(),
+        &db,
+        &env,
+    );
+    assert_eq!(verdict("claude", &r), "none", "{r:?}");
+}
+
+/// A pause covers a call only where it runs: not `..` out of the project, not a symlink out of
+/// it, and not a shell tool's own folder argument outside it (Codex `workdir`, Gemini CLI
+/// `dir_path`).
+#[test]
+fn a_pause_covers_only_calls_that_run_inside_the_project() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let project = root.join("project");
+    let other = root.join("other");
+    std::fs::create_dir_all(project.join("sub")).unwrap();
+    std::fs::create_dir_all(&other).unwrap();
+    std::os::unix::fs::symlink(&other, project.join("link")).unwrap();
+    let db = root.join("s.db");
+    let env = [("HOME", home.to_str().unwrap())];
+    let dir = intentshield::pause::pause_dir_in(&home).unwrap();
+    let now = intentshield::state::now();
+    intentshield::pause::set_in(
+        &dir,
+        &intentshield::pause::Pause {
+            project: project.clone(),
+            set_at: now,
+            until: now + 3600,
+            terminal: "/dev/pts/9".into(),
+            uid: None,
+        },
+    )
+    .unwrap();
+    let hook = |harness: &str, event: Value| {
+        let r = run_env(&["hook", harness], event.to_string().as_bytes(), &db, &env);
+        verdict(harness, &r)
+    };
+    assert_eq!(
+        hook("claude", bash(&project.join("sub"), "s8", "npm publish")),
+        "none"
+    );
+    for cwd in [project.join("../other"), project.join("link")] {
+        assert_eq!(
+            hook("claude", bash(&cwd, "s8", "npm publish")),
+            "ask",
+            "{}",
+            cwd.display()
+        );
+    }
+    let codex = |workdir: &Path| {
+        json!({"session_id": "s8", "turn_id": "1", "cwd": project, "hook_event_name": "PreToolUse",
+            "model": "m", "tool_name": "Bash", "tool_use_id": "c",
+            "tool_input": {"command": "npm publish", "workdir": workdir}})
+    };
+    assert_eq!(hook("codex", codex(&project.join("sub"))), "none");
+    let outside = hook("codex", codex(&other));
+    assert_ne!(
+        outside, "none",
+        "a workdir outside the project is not paused"
+    );
+    assert_eq!(last(&db, &home).1, "taint.state_change");
+    let gemini = json!({"session_id": "s8", "cwd": project, "hook_event_name": "BeforeTool", "timestamp": "t",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "npm publish", "dir_path": "../other"}});
+    let r = hook("gemini", gemini);
+    assert_eq!(
+        last(&db, &home).1,
+        "taint.state_change",
+        "gemini answered {r}"
+    );
 }

@@ -87,6 +87,10 @@ pub fn run(m: &ArgMatches) -> CliResult {
                 format!("{}: not an existing folder", project.display()),
             )
         })?;
+    if setting {
+        let home = crate::env::path(crate::env::HOME);
+        pause::check_project(&project, home.as_deref()).map_err(|e| CliError::error(CONTEXT, e))?;
+    }
     if !setting {
         let removed = pause::end_in(&dir, &project).map_err(|e| CliError::error(CONTEXT, e))?;
         let _ = writeln!(
@@ -176,31 +180,44 @@ pub fn confirm(
     Ok(())
 }
 
-/// Prints every pause in `dir`, active or ended, with its end time.
+/// Prints every marker in `dir`: each pause, active or ended, with its end time, and each
+/// marker the hook ignores, with why (see [`pause::scan_in`]).
 ///
 /// # Errors
 ///
 /// The write error of `out`.
 pub fn list(dir: &Path, now: i64, out: &mut dyn Write) -> Result<(), String> {
-    let all = pause::list_in(dir);
+    let all = pause::scan_in(dir, now);
     if all.is_empty() {
         writeln!(out, "No project is paused.").map_err(|e| e.to_string())?;
         return Ok(());
     }
-    for p in all {
-        let state = if p.until > now {
-            format!("paused until {} UTC", fmt_ts(p.until))
-        } else {
-            format!("ended {} UTC", fmt_ts(p.until))
+    for m in all {
+        let line = match (&m.pause, &m.ignored) {
+            (Some(p), None) => {
+                let state = if p.until > now {
+                    format!("paused until {} UTC", fmt_ts(p.until))
+                } else {
+                    format!("ended {} UTC", fmt_ts(p.until))
+                };
+                format!(
+                    "{}  {state}  (set {} UTC at {})",
+                    p.project.display(),
+                    fmt_ts(p.set_at),
+                    p.terminal
+                )
+            }
+            (p, why) => format!(
+                "{}  ignored: {}  ({})",
+                p.as_ref().map_or_else(
+                    || m.file.display().to_string(),
+                    |p| p.project.display().to_string()
+                ),
+                why.as_deref().unwrap_or("invalid"),
+                m.file.display()
+            ),
         };
-        writeln!(
-            out,
-            "{}  {state}  (set {} UTC at {})",
-            p.project.display(),
-            fmt_ts(p.set_at),
-            p.terminal
-        )
-        .map_err(|e| e.to_string())?;
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -248,7 +265,7 @@ mod tests {
         };
         let e = confirm(&dir, &p, &mut shown, &mut wrong, "ABC234").unwrap_err();
         assert!(e.contains("nothing was paused"), "{e}");
-        assert!(pause::list_in(&dir).is_empty());
+        assert!(pause::list_in(&dir, 100).is_empty());
         let shown_text = String::from_utf8_lossy(&shown).to_string();
         assert!(
             !shown_text.contains("ABC234"),
@@ -259,7 +276,7 @@ mod tests {
             wrong: false,
         };
         confirm(&dir, &p, &mut Vec::new(), &mut right, "ABC234").unwrap();
-        assert_eq!(pause::list_in(&dir), vec![p.clone()]);
+        assert_eq!(pause::list_in(&dir, 100), vec![p.clone()]);
         let mut listed = Vec::new();
         list(&dir, 100, &mut listed).unwrap();
         let listed = String::from_utf8(listed).unwrap();
