@@ -95,3 +95,16 @@ pub fn config_override() -> Option<PathBuf> {
 pub fn config_is_set() -> bool {
     std::env::var_os(CONFIG).is_some()
 }
+
+/// The effective user id of this process (`geteuid(2)`, through rustix), on every Unix
+/// including macOS (which has no `/proc/self`); `None` elsewhere.
+pub fn current_uid() -> Option<u32> {
+    #[cfg(unix)]
+    {
+        Some(rustix::process::geteuid().as_raw())
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}

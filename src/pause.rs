@@ -146,7 +146,7 @@ pub struct Marker {
 
 /// Every marker file in `dir` (at most [`MAX_MARKERS`] files named `*.json`), valid or not, at
 /// `now` (Unix seconds), sorted by project. A marker is valid only when it is a regular file
-/// of at most [`MAX_MARKER_BYTES`] owned by the current user (the owner of `/proc/self`) with
+/// of at most [`MAX_MARKER_BYTES`] owned by the current user (`geteuid`) with
 /// no group or other write permission; it parses as a [`Pause`]; its file name is the digest
 /// of its project ([`marker_path`]); the project is absolute, without `.` or `..`, its own
 /// real path, an existing folder, and neither `/` nor the home folder nor above it; its
@@ -155,7 +155,7 @@ pub struct Marker {
 /// a marker cannot pause everything, or pause for long.
 pub fn scan_in(dir: &Path, now: i64) -> Vec<Marker> {
     let home = crate::env::path(crate::env::HOME);
-    scan(dir, now, home.as_deref(), current_uid())
+    scan(dir, now, home.as_deref(), crate::env::current_uid())
 }
 
 /// The valid markers of [`scan_in`] (expired ones too), sorted by project.
@@ -165,20 +165,6 @@ pub fn list_in(dir: &Path, now: i64) -> Vec<Pause> {
         .filter(|m| m.ignored.is_none())
         .filter_map(|m| m.pause)
         .collect()
-}
-
-/// The user id this process runs as: the owner of `/proc/self`; `None` where it cannot be read
-/// (then no marker is trusted).
-fn current_uid() -> Option<u32> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata("/proc/self").ok().map(|m| m.uid())
-    }
-    #[cfg(not(unix))]
-    {
-        None
-    }
 }
 
 fn scan(dir: &Path, now: i64, home: Option<&Path>, uid: Option<u32>) -> Vec<Marker> {
@@ -224,7 +210,7 @@ fn read_marker(file: &Path, uid: Option<u32>) -> Result<Pause, String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let me = uid.ok_or("the current user cannot be told (no /proc/self)")?;
+        let me = uid.ok_or("the current user cannot be told on this system")?;
         if meta.uid() != me {
             return Err(format!("owned by user {}, not by you ({me})", meta.uid()));
         }
@@ -507,7 +493,7 @@ mod tests {
         let project = home.join("proj");
         std::fs::create_dir_all(&project).unwrap();
         let dir = root.join("pause");
-        let uid = current_uid();
+        let uid = crate::env::current_uid();
         let now = 10_000;
         let ok = Pause {
             project: project.clone(),

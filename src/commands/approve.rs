@@ -413,17 +413,9 @@ pub fn terminal_name() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// The user id of this process: the owner of `/proc/self`. `None` where there is no `/proc`.
+/// The user id of this process ([`crate::env::current_uid`]).
 pub fn user_id() -> Option<u32> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata("/proc/self").ok().map(|m| m.uid())
-    }
-    #[cfg(not(unix))]
-    {
-        None
-    }
+    crate::env::current_uid()
 }
 
 #[cfg(test)]
