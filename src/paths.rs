@@ -212,19 +212,7 @@ fn extglob_to_glob(p: &str) -> String {
     let mut chars = p.chars().peekable();
     while let Some(c) = chars.next() {
         if matches!(c, '@' | '!' | '+' | '*' | '?') && chars.peek() == Some(&'(') {
-            let mut depth = 0;
-            for d in chars.by_ref() {
-                match d {
-                    '(' => depth += 1,
-                    ')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
+            crate::text::skip_parens(&mut chars);
             out.push('*');
         } else {
             out.push(c);

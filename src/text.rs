@@ -54,6 +54,24 @@ pub fn shell_quote(s: &str) -> String {
     }
 }
 
+/// Consumes from `chars` a parenthesised group that starts with its next `(`, up to and
+/// including the `)` that closes it (nested groups included); all of the rest when unclosed.
+pub fn skip_parens(chars: &mut impl Iterator<Item = char>) {
+    let mut depth = 0usize;
+    for d in chars {
+        match d {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

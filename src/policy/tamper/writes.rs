@@ -75,21 +75,7 @@ fn without_expansions(path: &str) -> String {
                         }
                     }
                 }
-                Some('(') => {
-                    let mut depth = 0;
-                    for d in it.by_ref() {
-                        match d {
-                            '(' => depth += 1,
-                            ')' => {
-                                depth -= 1;
-                                if depth == 0 {
-                                    break;
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
+                Some('(') => crate::text::skip_parens(&mut it),
                 Some(d) if d.is_ascii_alphabetic() || *d == '_' => {
                     while it
                         .peek()
