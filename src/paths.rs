@@ -115,6 +115,22 @@ pub fn own_files(db: Option<&Path>, config_flag: Option<&PathBuf>) -> Vec<PathBu
     own
 }
 
+/// `p` as an absolute path with `.` and `..` removed lexically (`..` at the root stays at the
+/// root). Never touches the file system.
+pub fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for c in p.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(s) => out.push(s),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Most alternatives a brace pattern is expanded to; more is taken as reaching our state.
 pub const MAX_BRACES: usize = 64;
 
@@ -415,17 +431,7 @@ impl PathContext {
         } else {
             Path::new(self.cwd.as_deref().unwrap_or("/")).join(path)
         };
-        let mut out = PathBuf::from("/");
-        for c in joined.components() {
-            match c {
-                Component::ParentDir => {
-                    out.pop();
-                }
-                Component::Normal(s) => out.push(s),
-                _ => {}
-            }
-        }
-        out
+        normalize(&joined)
     }
 
     /// Where `p` (already resolved) really is when a folder on its way is a symlink that

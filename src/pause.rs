@@ -107,29 +107,13 @@ pub fn active_call(cwd: &str, call_dir: Option<String>, now: i64) -> Option<Paus
 /// removed lexically and where it really is through the symlinks that exist now (a pause of
 /// `~/proj` covers neither `~/proj/../other` nor `~/proj/link` pointing to `~/other`).
 fn covers(project: &Path, dir: &Path) -> bool {
-    let lexical = lexical(dir);
+    let lexical = crate::paths::normalize(dir);
     if !lexical.starts_with(project) {
         return false;
     }
     let ctx = crate::paths::PathContext::new(None, Vec::new());
     ctx.real(&lexical)
         .is_none_or(|real| real.starts_with(project))
-}
-
-/// `p` with `.` and `..` removed lexically (`..` at the root stays at the root).
-fn lexical(p: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::from("/");
-    for c in p.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(s) => out.push(s),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// One file found in the pause folder: the pause it holds when it could be read, and why it is
@@ -243,7 +227,7 @@ fn invalid(
     if !project.is_absolute() {
         return Err("the project is not an absolute path".into());
     }
-    if lexical(project).as_os_str() != project.as_os_str() {
+    if crate::paths::normalize(project).as_os_str() != project.as_os_str() {
         return Err("the project path holds `.`, `..` or empty parts".into());
     }
     if project.parent().is_none() {

@@ -491,6 +491,17 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
 }
 
 impl SimpleCommand {
+    /// The arguments that are not options (do not start with `-`), in order.
+    pub fn operands(&self) -> Vec<&str> {
+        self.args
+            .iter()
+            .map(String::as_str)
+            .filter(|a| !a.starts_with('-'))
+            .collect()
+    }
+}
+
+impl SimpleCommand {
     /// The command lines `find -exec PROGRAM ARGS ;` (and `-execdir`, `-ok`, `-okdir`, ended by
     /// `;` or `+`) and `fd -x`/`--exec`/`-X`/`--exec-batch PROGRAM ARGS` (to `;` or the end)
     /// run; empty for any other program.

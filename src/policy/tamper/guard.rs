@@ -44,12 +44,7 @@ pub fn is_read_only_guard_command(c: &SimpleCommand) -> bool {
 
 /// The state-changing guard command `c` runs, if it does (`intentshield approve 12`).
 pub(super) fn guard_command(c: &SimpleCommand) -> Option<String> {
-    let positional: Vec<&str> = c
-        .args
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
+    let positional = c.operands();
     let sub = positional.first().copied();
     let flag = |f: &str| {
         c.args
@@ -315,12 +310,7 @@ pub(super) fn harness_cli_changes_settings(c: &SimpleCommand) -> Option<(String,
         .iter()
         .find(|(p, _)| *p == c.program)
         .map(|(_, r)| *r)?;
-    let positional: Vec<&str> = c
-        .args
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
+    let positional = c.operands();
     let area = positional.first().copied()?;
     if !matches!(
         area,
