@@ -164,10 +164,7 @@ fn a_wrong_code_grants_nothing() {
     );
     let id = codex_ask(&db, "cx", &call);
     let mut store = Store::open(&db).unwrap();
-    let mut tty = TypingPerson {
-        written: String::new(),
-        wrong: true,
-    };
+    let mut tty = approve::ScriptedTerminal::new(|w| format!("{}Z", approve::shown_code(w)));
     let code = approve::random_code().unwrap();
     let who = Grantor {
         tty: "/dev/pts/1",

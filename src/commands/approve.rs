@@ -57,6 +57,49 @@ pub trait Terminal {
     fn read_line(&mut self, max: usize) -> io::Result<String>;
 }
 
+/// A terminal whose answers a function makes from the text written to it so far: how tests
+/// (and the pause command's) stand in for the person at the terminal. It cannot be used to
+/// skip the person: `intentshield approve` and `pause` refuse before they get this far unless
+/// stdin and stdout are terminals, and then talk to `/dev/tty` only.
+pub struct ScriptedTerminal {
+    /// Everything written to the terminal.
+    pub written: String,
+    /// The answer to each read, made from what was written so far.
+    pub answer: fn(&str) -> String,
+}
+
+impl ScriptedTerminal {
+    /// A terminal that answers with `answer`'s text.
+    pub fn new(answer: fn(&str) -> String) -> ScriptedTerminal {
+        ScriptedTerminal {
+            written: String::new(),
+            answer,
+        }
+    }
+}
+
+impl Terminal for ScriptedTerminal {
+    fn write_text(&mut self, text: &str) -> io::Result<()> {
+        self.written.push_str(text);
+        Ok(())
+    }
+    fn read_line(&mut self, max: usize) -> io::Result<String> {
+        let a = (self.answer)(&self.written);
+        Ok(crate::text::cap(&a, max).to_string())
+    }
+}
+
+/// The confirmation code a prompt written to a terminal showed (`… type the code X7K2QP …`),
+/// or an empty string.
+pub fn shown_code(written: &str) -> String {
+    written
+        .split("type the code ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .unwrap_or("")
+        .to_string()
+}
+
 /// The process's controlling terminal, `/dev/tty`, opened for reading and writing.
 pub struct DevTty(std::fs::File);
 
@@ -423,33 +466,6 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// A terminal that answers with what `answer` makes of the text written to it so far.
-    struct FakeTty {
-        written: String,
-        answer: fn(&str) -> String,
-    }
-
-    impl Terminal for FakeTty {
-        fn write_text(&mut self, text: &str) -> io::Result<()> {
-            self.written.push_str(text);
-            Ok(())
-        }
-        fn read_line(&mut self, max: usize) -> io::Result<String> {
-            let a = (self.answer)(&self.written);
-            Ok(crate::text::cap(&a, max).to_string())
-        }
-    }
-
-    /// The code as the prompt wrote it.
-    fn code_in(written: &str) -> String {
-        written
-            .split("type the code ")
-            .nth(1)
-            .and_then(|r| r.split(' ').next())
-            .unwrap_or("")
-            .to_string()
-    }
-
     const WHO: Grantor<'static> = Grantor {
         tty: "/dev/pts/4",
         uid: Some(1000),
@@ -481,10 +497,7 @@ mod tests {
         let id = asked(&s);
         let code = random_code().unwrap();
         let mut shown = Vec::new();
-        let mut tty = FakeTty {
-            written: String::new(),
-            answer,
-        };
+        let mut tty = ScriptedTerminal::new(answer);
         let r = confirm(&mut s, id, 300, &mut shown, &mut tty, &code, WHO);
         (s, id, r, String::from_utf8(shown).unwrap(), tty.written)
     }
@@ -492,11 +505,11 @@ mod tests {
     #[test]
     fn the_right_code_grants_once() {
         let (s, id, r, shown, written) =
-            run_confirm(|w| format!("  {}\n", code_in(w).to_lowercase()));
+            run_confirm(|w| format!("  {}\n", shown_code(w).to_lowercase()));
         let g = r.unwrap();
         assert_eq!(g.call.id, id);
         // The code went to the terminal only, never to stdout.
-        let code = code_in(&written);
+        let code = shown_code(&written);
         assert_eq!(code.len(), CODE_LEN);
         assert!(!shown.contains(&code), "{shown}");
         // The exact call was shown, escapes made harmless.
@@ -524,8 +537,8 @@ mod tests {
         for answer in [
             (|_: &str| "ABCDEF\n".to_string()) as fn(&str) -> String,
             |_| String::new(),
-            |w| format!("{}X", code_in(w)),
-            |w| code_in(w).repeat(20),
+            |w| format!("{}X", shown_code(w)),
+            |w| shown_code(w).repeat(20),
         ] {
             let (s, id, r, _, written) = run_confirm(answer);
             let e = r.unwrap_err();

@@ -225,27 +225,7 @@ pub fn list(dir: &Path, now: i64, out: &mut dyn Write) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct Typist {
-        written: String,
-        wrong: bool,
-    }
-    impl Terminal for Typist {
-        fn write_text(&mut self, text: &str) -> io::Result<()> {
-            self.written.push_str(text);
-            Ok(())
-        }
-        fn read_line(&mut self, _max: usize) -> io::Result<String> {
-            let code = self
-                .written
-                .split("type the code ")
-                .nth(1)
-                .and_then(|r| r.split(' ').next())
-                .unwrap_or("")
-                .to_string();
-            Ok(if self.wrong { format!("{code}X") } else { code })
-        }
-    }
+    use crate::commands::approve::{shown_code, ScriptedTerminal};
 
     #[test]
     fn the_code_typed_back_sets_the_pause_and_a_wrong_one_does_not() {
@@ -259,10 +239,7 @@ mod tests {
             uid: None,
         };
         let mut shown = Vec::new();
-        let mut wrong = Typist {
-            written: String::new(),
-            wrong: true,
-        };
+        let mut wrong = ScriptedTerminal::new(|w| format!("{}X", shown_code(w)));
         let e = confirm(&dir, &p, &mut shown, &mut wrong, "ABC234").unwrap_err();
         assert!(e.contains("nothing was paused"), "{e}");
         assert!(pause::list_in(&dir, 100).is_empty());
@@ -271,10 +248,7 @@ mod tests {
             !shown_text.contains("ABC234"),
             "the code goes to the terminal only"
         );
-        let mut right = Typist {
-            written: String::new(),
-            wrong: false,
-        };
+        let mut right = ScriptedTerminal::new(shown_code);
         confirm(&dir, &p, &mut Vec::new(), &mut right, "ABC234").unwrap();
         assert_eq!(pause::list_in(&dir, 100), vec![p.clone()]);
         let mut listed = Vec::new();

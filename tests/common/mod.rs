@@ -99,40 +99,13 @@ pub fn verdict(harness: &str, r: &Run) -> String {
     intentshield::harness::probe::verdict_word(h, &v).unwrap_or_else(|| "none".into())
 }
 
-/// A terminal for `approve`'s confirmation that types back the code it was shown (or, with
-/// `wrong`, another one): how the tests stand in for the person at the terminal.
-pub struct TypingPerson {
-    pub written: String,
-    pub wrong: bool,
-}
-
-impl intentshield::commands::approve::Terminal for TypingPerson {
-    fn write_text(&mut self, text: &str) -> std::io::Result<()> {
-        self.written.push_str(text);
-        Ok(())
-    }
-    fn read_line(&mut self, _max: usize) -> std::io::Result<String> {
-        let code = self
-            .written
-            .split("type the code ")
-            .nth(1)
-            .and_then(|r| r.split(' ').next())
-            .unwrap_or("")
-            .to_string();
-        Ok(if self.wrong { format!("{code}Z") } else { code })
-    }
-}
-
 /// Approves audit row `id` in the database at `db` as a person at a terminal would (the
 /// confirmation path of `intentshield approve`, with the right code typed back), for `ttl`
 /// seconds. Returns what was shown on stdout.
 pub fn approve_as_person(db: &Path, id: i64, ttl: i64) -> Result<String, String> {
     use intentshield::commands::approve;
     let mut store = intentshield::state::Store::open(db).map_err(|e| e.to_string())?;
-    let mut tty = TypingPerson {
-        written: String::new(),
-        wrong: false,
-    };
+    let mut tty = approve::ScriptedTerminal::new(approve::shown_code);
     let mut shown = Vec::new();
     let code = approve::random_code().map_err(|e| e.to_string())?;
     let who = intentshield::state::Grantor {
