@@ -124,11 +124,53 @@ fn read_input(name: &str) -> std::io::Result<String> {
 
 /// Text mode: scans each file and prints the verdict and evidence.
 pub fn run_files(files: &[String], kind: TextKind, out: &mut dyn Write) -> ExitStatus {
+    scan_each(files, kind, "(stdin)", out, |out, display, r| {
+        write_report(out, display, kind, r)
+    })
+}
+
+/// Text mode with `--json`: one JSON object per input, `{"file", "kind", "flagged", "score",
+/// "reasons", "truncated", "findings": [{"rule", "family", "weight", "origin", "offset",
+/// "excerpt"}]}` (`offset`: byte position in the input, `null` for the normalizer's own
+/// findings); an input that cannot be read is reported on stderr. Exit status as
+/// [`run_files`].
+pub fn run_files_json(files: &[String], kind: TextKind, out: &mut dyn Write) -> ExitStatus {
+    scan_each(files, kind, "-", out, |out, display, r| {
+        let findings: Vec<serde_json::Value> = r
+            .findings
+            .iter()
+            .filter(|f| f.weight > 0)
+            .map(|f| {
+                serde_json::json!({
+                    "rule": f.rule, "family": f.family, "weight": f.weight,
+                    "origin": f.origin, "offset": f.input_offset, "excerpt": f.excerpt,
+                })
+            })
+            .collect();
+        let o = serde_json::json!({
+            "file": display, "kind": kind.name(), "flagged": r.flagged,
+            "score": r.score, "reasons": r.reasons(), "truncated": r.truncated,
+            "findings": findings,
+        });
+        writeln!(out, "{o}")
+    })
+}
+
+/// Scans each of `files` (`-` is stdin, shown as `stdin_name`) and hands the result to
+/// `report`. Exit status: 2 when an input could not be read (reported on stderr), else 1 when
+/// one was flagged, else 0; `BROKEN_PIPE` when the reader went away.
+fn scan_each(
+    files: &[String],
+    kind: TextKind,
+    stdin_name: &str,
+    out: &mut dyn Write,
+    report: impl Fn(&mut dyn Write, &str, &crate::detect::Report) -> std::io::Result<()>,
+) -> ExitStatus {
     let mut any_flagged = false;
     let mut any_error = false;
     for name in files {
         let display = if name == "-" {
-            "(stdin)"
+            stdin_name
         } else {
             name.as_str()
         };
@@ -140,56 +182,7 @@ pub fn run_files(files: &[String], kind: TextKind, out: &mut dyn Write) -> ExitS
             Ok(text) => {
                 let r = scan(&text, kind);
                 any_flagged |= r.flagged;
-                if let Err(e) = write_report(out, display, kind, &r) {
-                    if crate::exit::is_broken_pipe(&e) {
-                        return ExitStatus::BROKEN_PIPE;
-                    }
-                }
-            }
-        }
-    }
-    if any_error {
-        ExitStatus::ERROR
-    } else {
-        ExitStatus::failure_if(any_flagged)
-    }
-}
-
-/// Text mode with `--json`: one JSON object per input, `{"file", "kind", "flagged", "score",
-/// "reasons", "truncated", "findings": [{"rule", "family", "weight", "origin", "offset",
-/// "excerpt"}]}` (`offset`: byte position in the input, `null` for the normalizer's own
-/// findings); an input that cannot be read is reported on stderr. Exit status as
-/// [`run_files`].
-pub fn run_files_json(files: &[String], kind: TextKind, out: &mut dyn Write) -> ExitStatus {
-    let mut any_flagged = false;
-    let mut any_error = false;
-    for name in files {
-        let display = if name == "-" { "-" } else { name.as_str() };
-        match read_input(name) {
-            Err(e) => {
-                eprintln!("intentshield scan: {display}: {e}");
-                any_error = true;
-            }
-            Ok(text) => {
-                let r = scan(&text, kind);
-                any_flagged |= r.flagged;
-                let findings: Vec<serde_json::Value> = r
-                    .findings
-                    .iter()
-                    .filter(|f| f.weight > 0)
-                    .map(|f| {
-                        serde_json::json!({
-                            "rule": f.rule, "family": f.family, "weight": f.weight,
-                            "origin": f.origin, "offset": f.input_offset, "excerpt": f.excerpt,
-                        })
-                    })
-                    .collect();
-                let o = serde_json::json!({
-                    "file": display, "kind": kind.name(), "flagged": r.flagged,
-                    "score": r.score, "reasons": r.reasons(), "truncated": r.truncated,
-                    "findings": findings,
-                });
-                if let Err(e) = writeln!(out, "{o}") {
+                if let Err(e) = report(out, display, &r) {
                     if crate::exit::is_broken_pipe(&e) {
                         return ExitStatus::BROKEN_PIPE;
                     }
