@@ -87,16 +87,22 @@ pub fn parse(path: &Path, text: &str) -> Result<Map<String, Value>, InstallError
     match jsonc_parser::parse_to_serde_value::<Value>(text, &options()) {
         Ok(Value::Object(m)) => Ok(m),
         Ok(_) => Err(InstallError::at(path, "the top level is not a JSON object")),
-        Err(e) => Err(InstallError::at(
-            path,
-            format!(
-                "{}:{}: not valid JSON ({}); the file was not changed",
-                e.line_display(),
-                e.column_display(),
-                e.kind()
-            ),
-        )),
+        Err(e) => Err(parse_error(path, &e)),
     }
+}
+
+/// The error for a file that does not parse: `<path>: LINE:COL: not valid JSON (why); the file
+/// was not changed`.
+fn parse_error(path: &Path, e: &jsonc_parser::errors::ParseError) -> InstallError {
+    InstallError::at(
+        path,
+        format!(
+            "{}:{}: not valid JSON ({}); the file was not changed",
+            e.line_display(),
+            e.column_display(),
+            e.kind()
+        ),
+    )
 }
 
 /// The text of every comment, in order (a change to any of them is a change by the user).
@@ -136,17 +142,7 @@ pub fn edit(
     old: &Map<String, Value>,
     new: &Map<String, Value>,
 ) -> Result<String, InstallError> {
-    let root = CstRootNode::parse(text, &options()).map_err(|e| {
-        InstallError::at(
-            path,
-            format!(
-                "{}:{}: not valid JSON ({}); the file was not changed",
-                e.line_display(),
-                e.column_display(),
-                e.kind()
-            ),
-        )
-    })?;
+    let root = CstRootNode::parse(text, &options()).map_err(|e| parse_error(path, &e))?;
     let obj = root.object_value_or_set();
     sync_object(&obj, old, new);
     let out = root.to_string();
