@@ -161,8 +161,14 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// A copy, link or move of the guard's binary (the running one, by path or by bytes) in a line
 /// that writes somewhere (`cp ~/.cargo/bin/intentshield /tmp/g`,
 /// `ln -s "$(which intentshield)" g`). Copying our other files is [`opens_own_state`]'s.
-pub(super) fn copies_binary(a: &Analysis, paths: &PathContext) -> Option<String> {
-    if a.write_targets().is_empty() {
+/// `writes_something` says whether the line writes anywhere (its write targets, computed once
+/// by the caller).
+pub(super) fn copies_binary(
+    a: &Analysis,
+    writes_something: bool,
+    paths: &PathContext,
+) -> Option<String> {
+    if !writes_something {
         return None;
     }
     let me = std::env::current_exe().ok();

@@ -96,7 +96,9 @@ pub fn check(
 ) -> Vec<Decision> {
     let mut out = Vec::new();
     let name = tool.display_name();
-    if let Some(d) = writes::protected_write(tool, sh, leaves, is_read, paths) {
+    // The line's write targets, computed once for the rules that need them.
+    let shell_targets = sh.map(Analysis::write_targets).unwrap_or_default();
+    if let Some(d) = writes::protected_write(tool, sh, &shell_targets, leaves, is_read, paths) {
         out.push(d);
     }
     // A command line an MCP tool runs is checked as the shell would run it.
@@ -179,7 +181,7 @@ pub fn check(
                 );
             }
         }
-        if let Some(what) = guard::copies_binary(a, paths) {
+        if let Some(what) = guard::copies_binary(a, !shell_targets.is_empty(), paths) {
             out.push(
                 Decision::new(
                     Verdict::Deny,

@@ -146,6 +146,7 @@ fn target(path: String, how: WriteKind, by: &str) -> WriteTarget {
 pub(super) fn protected_write(
     tool: &Tool,
     sh: Option<&Analysis>,
+    shell_targets: &[WriteTarget],
     leaves: &[(String, String)],
     is_read: bool,
     paths: &PathContext,
@@ -163,9 +164,7 @@ pub(super) fn protected_write(
         .iter()
         .map(|p| target(p.clone(), file_how, &by))
         .collect();
-    if let Some(a) = sh {
-        targets.extend(a.write_targets());
-    }
+    targets.extend_from_slice(shell_targets);
     if tool.kind == ToolKind::Mcp && (!is_read || writes_by_name(&tool.name)) {
         // Any other tool that does more than read (an MCP file server's `write_file`,
         // `move_file`, `delete_directory`, `read_write_file`...): its path arguments, `file://`
@@ -229,7 +228,8 @@ pub(super) fn protected_write(
             finding(Verdict::Ask, rule, format!("{name} gives {path}, which configures an agent, its hooks or this guard, to {prog}, which is not known to only read it"), path),
         );
     }
-    let protected_names = paths.protected_names();
+    // Looked up only when a `find -name` pattern needs it.
+    let protected_names = std::cell::OnceCell::new();
     for WriteTarget {
         path: t,
         kind: how,
@@ -337,6 +337,7 @@ pub(super) fn protected_write(
                 if !names.is_empty()
                     && !names.iter().any(|pat| {
                         protected_names
+                            .get_or_init(|| paths.protected_names())
                             .iter()
                             .any(|n| crate::shell::glob_match(pat, n))
                     }) => {}
