@@ -182,16 +182,7 @@ fn path_entry_ok(p: &str, home: Option<&Path>) -> bool {
         }
         return depth > 0;
     };
-    let mut resolved = PathBuf::from("/");
-    for c in base.join(rest).components() {
-        match c {
-            std::path::Component::ParentDir => {
-                resolved.pop();
-            }
-            std::path::Component::Normal(s) => resolved.push(s),
-            _ => {}
-        }
-    }
+    let resolved = crate::paths::normalize(&base.join(rest));
     let mut forms = vec![resolved.clone()];
     forms.extend(std::fs::canonicalize(&resolved).ok());
     let mut homes: Vec<PathBuf> = home.map(Path::to_path_buf).into_iter().collect();
