@@ -834,3 +834,103 @@ mod tests {
         }
     }
 }
+
+/// Most resources [`rendered_urls`] returns from one text.
+const MAX_RENDERED: usize = 64;
+
+/// URLs a Markdown or HTML renderer fetches on its own when it shows `text`: Markdown images
+/// (`![alt](URL)`, `![alt](URL "title")`) and the `src` of HTML `<img>`/`<image>` tags. A comment,
+/// issue or message that carries them sends data to their host the moment a person or a bot
+/// views it, with no click (the CamoLeak technique: a secret spelled one character per image
+/// URL). Returns at most 64 slices of `text`, in order; never panics on any input.
+pub fn rendered_urls(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let url_at = |start: usize| -> &str {
+        let rest = &text[start..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || matches!(c, ')' | '"' | '\'' | '>' | '<'))
+            .unwrap_or(rest.len());
+        &rest[..end]
+    };
+    // Markdown images: `![` … `](` URL.
+    let mut i = 0;
+    while let Some(p) = memchr::memmem::find(&b[i..], b"![") {
+        if out.len() >= MAX_RENDERED {
+            return out;
+        }
+        let s = i + p + 2;
+        // The alt text ends at the first `]` (bounded, so a text of `![` costs linear time).
+        let Some(close) = b[s..].iter().take(512).position(|&c| c == b']') else {
+            i = s;
+            continue;
+        };
+        let after = s + close + 1;
+        if b.get(after) == Some(&b'(') {
+            let mut u = after + 1;
+            while b.get(u).is_some_and(|c| *c == b' ' || *c == b'<') {
+                u += 1;
+            }
+            let url = url_at(u);
+            if !url.is_empty() {
+                out.push(url);
+            }
+        }
+        i = after;
+    }
+    // HTML: `<img … src=URL` (quoted or not), case-insensitive.
+    let lower = text.to_ascii_lowercase();
+    let lb = lower.as_bytes();
+    let mut i = 0;
+    while let Some(p) = memchr::memmem::find(&lb[i..], b"<im") {
+        if out.len() >= MAX_RENDERED {
+            break;
+        }
+        let s = i + p;
+        let tag_end = lb[s..]
+            .iter()
+            .take(2048)
+            .position(|&c| c == b'>')
+            .map_or((s + 2048).min(lb.len()), |e| s + e);
+        if let Some(q) = memchr::memmem::find(&lb[s..tag_end], b"src=") {
+            let mut u = s + q + 4;
+            while lb.get(u).is_some_and(|c| *c == b'"' || *c == b'\'') {
+                u += 1;
+            }
+            let url = url_at(u);
+            if !url.is_empty() {
+                out.push(url);
+            }
+        }
+        i = tag_end.max(s + 3);
+    }
+    out
+}
+
+#[cfg(test)]
+mod rendered_tests {
+    use super::rendered_urls;
+
+    #[test]
+    fn images_a_renderer_fetches() {
+        assert_eq!(
+            rendered_urls(
+                "Summary.\n![](https://a.invalid/px/A.png)![x](<https://b.invalid/q?d=1> \"t\")"
+            ),
+            vec!["https://a.invalid/px/A.png", "https://b.invalid/q?d=1"]
+        );
+        assert_eq!(
+            rendered_urls("<p><IMG alt=x SRC=\"https://c.invalid/t.gif?k=v\"></p> <img src=https://d.invalid/a>"),
+            vec!["https://c.invalid/t.gif?k=v", "https://d.invalid/a"]
+        );
+        // Links are followed only when clicked; plain text is no resource.
+        assert!(
+            rendered_urls("[docs](https://e.invalid/) see https://f.invalid/ ![alt only]")
+                .is_empty()
+        );
+        // Hostile shapes: unclosed, huge, non-ASCII, many markers.
+        assert!(rendered_urls(&"![".repeat(10_000)).is_empty());
+        assert!(rendered_urls("![é](").is_empty());
+        assert_eq!(rendered_urls(&"![](h://x)".repeat(1000)).len(), 64);
+    }
+}

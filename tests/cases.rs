@@ -1,4 +1,5 @@
-//! Every case in ../shared/cases/public-reports.jsonl with its expected decision. Steps with the
+//! Every case in ../shared/cases/public-reports.jsonl and ../shared/cases/reports-2.jsonl with its
+//! expected decision. Steps with the
 //! same prefix (`name/1`, `name/2`...) are one session, in order, after the case's prompt.
 //! Hook events go through the built binary (`check --db`, the hook's own code); `mcp.*` events
 //! go through the MCP catalog and the policy check that the proxy uses.
@@ -50,6 +51,22 @@ fn hook_event(harness: &str, event: &str, session: &str, case: &Value) -> Value 
             }
             v
         }
+        "gemini" => {
+            let mut v = json!({
+                "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": "/home/dev/proj",
+                "hook_event_name": event, "timestamp": "2026-11-30T00:19:27.777Z",
+                "tool_name": tool_name, "tool_input": input,
+            });
+            if event == "AfterTool" {
+                let out = &case["tool_output"];
+                let text = out
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| out.to_string());
+                v["tool_response"] = json!({"llmContent": text, "returnDisplay": text});
+            }
+            v
+        }
         h => panic!("unknown harness {h}"),
     }
 }
@@ -58,6 +75,9 @@ fn prompt_event(harness: &str, session: &str, prompt: &str) -> Value {
     match harness {
         "cursor" => {
             json!({"conversation_id": session, "session_id": session, "hook_event_name": "beforeSubmitPrompt", "cursor_version": "2.3.14", "prompt": prompt})
+        }
+        "gemini" => {
+            json!({"session_id": session, "cwd": "/home/dev/proj", "hook_event_name": "BeforeAgent", "timestamp": "2026-11-30T00:15:30.858Z", "prompt": prompt})
         }
         "codex" => {
             json!({"session_id": session, "turn_id": "turn-1", "cwd": "/home/dev/proj", "hook_event_name": "UserPromptSubmit", "model": "m", "prompt": prompt})
@@ -161,7 +181,21 @@ fn mcp_step(db: &Path, event: &str, case: &Value) -> Verdict {
 
 #[test]
 fn public_report_cases() {
-    let Some(path) = shared("cases/public-reports.jsonl") else {
+    run_cases("cases/public-reports.jsonl", 20);
+}
+
+/// The second set of reduced public reports: run-time decoded commands, quoting tricks, git's
+/// read verbs that run code, secrets through env dumps and groups, and the false positives of
+/// the same kinds.
+#[test]
+fn reports_2_cases() {
+    run_cases("cases/reports-2.jsonl", 20);
+}
+
+/// Runs every case of one file (relative to ../shared) and requires each expected decision;
+/// `at_least` guards against a file that shrank or failed to parse.
+fn run_cases(rel: &str, at_least: usize) {
+    let Some(path) = shared(rel) else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -199,7 +233,7 @@ fn public_report_cases() {
             failures.push(format!("{id}: expected {expected}, got {got}"));
         }
     }
-    assert!(n >= 20);
+    assert!(n >= at_least);
     assert!(
         failures.is_empty(),
         "{} of {n} cases failed:\n{}",

@@ -266,6 +266,15 @@ fn destinations(tool: &Tool, f: &Facts) -> Vec<Val> {
         }
         ToolKind::FileRead => {}
         _ => {
+            // What an MCP call posts (a comment, a message, a page) is shown to people and bots
+            // whose renderers fetch its images unasked: every such URL is a destination.
+            if tool.kind == ToolKind::Mcp {
+                for (_, s) in &f.leaves {
+                    for u in crate::provenance::rendered_urls(s) {
+                        out.extend(crate::provenance::extract(u));
+                    }
+                }
+            }
             for (key, s) in &f.leaves {
                 if crate::provenance::is_destination_key(key) {
                     out.extend(crate::provenance::extract(s));
