@@ -153,8 +153,32 @@ fn main() {
         json!({"session_id": "bench-post", "cwd": "/p", "hook_event_name": "PostToolUse", "tool_name": "mcp__docs__read_page", "tool_input": {"page": "notes"}, "tool_response": [{"type": "text", "text": out}], "tool_use_id": "t", "mcp_server": {"name": "docs", "source": "user"}}).to_string()
     };
     let small = json!({"session_id": session, "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls -la src", "description": "list sources"}, "tool_use_id": "t"}).to_string();
+    // A 4 KB shell command with the structure the parser must walk: groups, loops, `if`,
+    // functions, here-documents, here-strings and substitutions (benign: a build script).
+    let script: String = (0..)
+        .map(|i| {
+            format!(
+                "if [ -f src/mod{i}.rs ]; then {{ grep -n \"fn \" src/mod{i}.rs | head -3; }}; fi\n\
+                 for f in $(ls tests/{i}); do cat <<EOF | wc -l\nline $f {i}\nEOF\ndone\n\
+                 check{i}() {{ echo \"$(date +%s) $1\"; }}; check{i} build && wc -c <<< \"$(cat Cargo.toml)\"\n"
+            )
+        })
+        .scan(String::new(), |acc, part| {
+            if acc.len() + part.len() > 4096 {
+                return None;
+            }
+            acc.push_str(&part);
+            Some(acc.clone())
+        })
+        .last()
+        .unwrap_or_default();
+    let shell4k = json!({"session_id": session, "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": script, "description": "build checks"}, "tool_use_id": "t"}).to_string();
     let variants: Vec<(&str, Vec<u8>)> = vec![
         ("small PreToolUse (Bash, 200 B)", small.into_bytes()),
+        (
+            "4 KB Bash command (nesting, heredocs, substitutions)",
+            shell4k.into_bytes(),
+        ),
         (
             "benign 4 KB PreToolUse",
             pre(text(4096, false)).into_bytes(),
