@@ -123,9 +123,32 @@ pub(super) struct Cap {
     pub stdin: Stdin,
     /// For a wrapper: how its options read, up to the command it runs.
     pub wrap: Option<WrapSpec>,
-    /// True when an operand (other than a `+FORMAT`) sets the system's state: `hostname NAME`,
-    /// `date MMDDhhmm`.
-    pub operand_sets: bool,
+    /// Which operands set the system's state (`hostname NAME`, `date MMDDhhmm`).
+    pub operand_sets: OperandSets,
+}
+
+/// Which operands of a read-only program set the system's state instead of being read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum OperandSets {
+    /// None.
+    No,
+    /// Any operand (`hostname NAME`).
+    Any,
+    /// An operand of digits and dots (`date MMDDhhmm[[CC]YY][.ss]`), not a `+FORMAT`.
+    DateDigits,
+}
+
+impl OperandSets {
+    /// True when the operand `w` sets state.
+    pub(super) fn sets(self, w: &str) -> bool {
+        match self {
+            OperandSets::No => false,
+            OperandSets::Any => true,
+            OperandSets::DateDigits => {
+                !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.')
+            }
+        }
+    }
 }
 
 /// An entry with the usual defaults: no options or subcommands listed, other options
@@ -142,7 +165,7 @@ const fn cap(program: &'static str, does: Does) -> Cap {
         downloader: false,
         stdin: Stdin::Data,
         wrap: None,
-        operand_sets: false,
+        operand_sets: OperandSets::No,
     }
 }
 
@@ -301,7 +324,7 @@ pub(super) static CAPS: &[Cap] = &[
     interp("dash", Stdin::Shell),
     {
         let mut c = ro_but("date", &[("-s", Wr), ("--set", Wr)]);
-        c.operand_sets = true;
+        c.operand_sets = OperandSets::DateDigits;
         c
     },
     wrapper("dbus-run-session", W0),
@@ -325,6 +348,7 @@ pub(super) static CAPS: &[Cap] = &[
     ro("egrep"),
     wrapper("entr", W0),
     wrapper("env", ("uCS", "", &["unset", "chdir", "split-string"], 0)),
+    build("eslint", &[]),
     interp("eval", Stdin::CodeUnlessGiven),
     ro("exa"),
     wrapper("exec", ("a", "", &[], 0)),
@@ -475,7 +499,7 @@ pub(super) static CAPS: &[Cap] = &[
             ("-a", R),
             ("--alias", R),
         ];
-        c.operand_sets = true;
+        c.operand_sets = OperandSets::Any;
         c
     },
     net("http", true),
@@ -508,6 +532,7 @@ pub(super) static CAPS: &[Cap] = &[
             ("-O", Wr),
             ("--log-file", Wr),
             ("--LOG-FILE", Wr),
+            // `+CMD` runs less commands at start, `!` (a shell) among them.
             ("+", X),
         ],
     ),
@@ -534,7 +559,8 @@ pub(super) static CAPS: &[Cap] = &[
     awk("mawk"),
     ro("md5sum"),
     writer("mkdir", Writes::Operands),
-    ro_but("more", &[("+", X)]),
+    // `+NUM`/`+/PATTERN` start lines; `!` runs a shell only from a terminal's keys.
+    ro("more"),
     net("mutt", false),
     writer("mv", Writes::CopyDest),
     build(

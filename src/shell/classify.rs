@@ -110,7 +110,7 @@ impl SimpleCommand {
         if cap.options_change_state(&self.args) {
             return false;
         }
-        if cap.operand_sets && self.operands().iter().any(|o| !o.starts_with('+')) {
+        if self.operands().iter().any(|o| cap.operand_sets.sets(o)) {
             return false;
         }
         match cap.does {
