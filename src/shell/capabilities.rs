@@ -345,11 +345,15 @@ pub(super) static CAPS: &[Cap] = &[
     ro("du"),
     wrapper("dumb-init", W0),
     ro("echo"),
+    // Editors run commands (`!cmd`, `vim -c`, `:!`), write files (GTFOBins shell, file-write).
+    cap("ed", X),
     ro("egrep"),
+    cap("emacs", X),
     wrapper("entr", W0),
     wrapper("env", ("uCS", "", &["unset", "chdir", "split-string"], 0)),
     build("eslint", &[]),
     interp("eval", Stdin::CodeUnlessGiven),
+    cap("ex", X),
     ro("exa"),
     wrapper("exec", ("a", "", &[], 0)),
     ro("expr"),
@@ -567,6 +571,7 @@ pub(super) static CAPS: &[Cap] = &[
         "mvn",
         &[("test", B), ("compile", B), ("verify", B), ("package", B)],
     ),
+    cap("nano", X),
     awk("nawk"),
     net("nc", false),
     net("ncat", false),
@@ -603,6 +608,7 @@ pub(super) static CAPS: &[Cap] = &[
         ),
     ),
     net("nslookup", false),
+    cap("nvim", X),
     ro("od"),
     net("openssl", false),
     wrapper("parallel", ("jNSIE", "", &["jobs", "sshlogin"], 0)),
@@ -684,6 +690,8 @@ pub(super) static CAPS: &[Cap] = &[
         c.options = &[("-o", X), ("-S", X), ("-F", X)];
         c
     },
+    // Terminal multiplexers run and drive other commands.
+    cap("screen", X),
     wrapper(
         "script",
         (
@@ -837,6 +845,7 @@ pub(super) static CAPS: &[Cap] = &[
     wrapper("time", ("fo", "", &["format", "output"], 0)),
     wrapper("timeout", ("sk", "", &["signal", "kill-after"], 1)),
     wrapper("tini", W0),
+    cap("tmux", X),
     wrapper("torsocks", W0),
     writer("touch", Writes::Operands),
     ro("tput"),
@@ -870,6 +879,8 @@ pub(super) static CAPS: &[Cap] = &[
     writer("unzip", Writes::Parsed),
     ro("uptime"),
     wrapper("valgrind", W0),
+    cap("vi", X),
+    cap("vim", X),
     net("w3m", false),
     wrapper("watch", ("nd", "", &["interval", "differences"], 0)),
     ro("wc"),
