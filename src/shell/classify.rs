@@ -2,15 +2,26 @@
 //! downloads, or runs what it is fed (an interpreter); and the environment variables that make
 //! a program run other code.
 
+use super::capabilities::{self, Cap, Does, Net, Stdin};
 use super::command::{Opts, SimpleCommand};
-use super::programs::{
-    BUILD_TEST, DOWNLOADERS, GIT_NETWORK, GIT_READ, INTERPRETERS, NETWORK, READ_ONLY,
-};
 use super::scripts::{awk_program, sed_program};
 use super::Analysis;
 
 impl SimpleCommand {
-    /// True when this command reaches the network.
+    /// The capability table's entry for this command's program ([`capabilities::lookup`]);
+    /// `busybox APPLET` is looked up as the applet.
+    fn cap(&self) -> Option<&'static Cap> {
+        if self.program == "busybox" {
+            if let Some(applet) = self.args.first() {
+                return capabilities::lookup(applet);
+            }
+        }
+        capabilities::lookup(&self.program)
+    }
+
+    /// True when this command reaches the network: a `/dev/tcp`/`/dev/udp` redirection, a
+    /// program the table marks networked (always, or `rsync`/`scp`-style with a `host:path`
+    /// operand), or a subcommand that is (`git push`, `npm publish`, `docker push`).
     pub fn is_network(&self) -> bool {
         let socket = |p: &String| p.starts_with("/dev/tcp/") || p.starts_with("/dev/udp/");
         if self
@@ -21,45 +32,64 @@ impl SimpleCommand {
         {
             return true;
         }
-        if NETWORK.contains(&self.program.as_str()) {
-            if self.program == "rsync" {
-                return self.args.iter().any(|a| a.contains(':'));
-            }
-            return true;
+        let Some(cap) = capabilities::lookup(&self.program) else {
+            return false;
+        };
+        match cap.net {
+            Net::Always => return true,
+            Net::RemoteOperand => return self.args.iter().any(|a| a.contains(':')),
+            Net::Never => {}
         }
-        if let Some(sub) = self.git_sub() {
-            return GIT_NETWORK.contains(&sub);
-        }
-        let first = self.args.first().map(String::as_str);
-        matches!(
-            (self.program.as_str(), first),
-            ("npm" | "pnpm" | "yarn" | "cargo" | "gem", Some("publish"))
-                | ("twine", Some("upload"))
-                | ("docker" | "podman", Some("push" | "login"))
-        )
+        let sub = match self.git_sub() {
+            Some(s) => Some(s),
+            None if self.program == "git" => None,
+            None => self.args.first().map(String::as_str),
+        };
+        sub.is_some_and(|s| cap.sub(s) == Some(Does::Network))
     }
 
-    /// True when this command is a downloader.
+    /// True when this command is a downloader (fetches content: `curl`, `wget`).
     pub fn is_downloader(&self) -> bool {
-        DOWNLOADERS.contains(&self.program.as_str())
+        capabilities::lookup(&self.program).is_some_and(|c| c.downloader)
     }
 
-    /// True when this command executes what it is fed (stdin, `-c` text, a process substitution).
+    /// True when this command executes what it is fed (stdin, `-c` text, a script, a process
+    /// substitution): a shell or an interpreter of the table.
     pub fn is_interpreter(&self) -> bool {
-        INTERPRETERS.contains(&self.program.as_str())
-            || (self.program == "busybox"
-                && self
-                    .args
-                    .first()
-                    .is_some_and(|a| INTERPRETERS.contains(&a.as_str())))
+        self.cap()
+            .is_some_and(|c| matches!(c.stdin, Stdin::Shell | Stdin::CodeUnlessGiven))
     }
 
-    /// True when this command only reads (or is a local build/test command). Not when it
-    /// writes, reaches the network, is given an environment that runs code (`LD_PRELOAD`,
-    /// `GIT_*`, `PAGER`, `LESSOPEN`, `EDITOR`…), or runs commands through an option: `find
-    /// -exec`/`-fprint`, a sed script with `e`/`w`, an awk program with `system()`, pipes,
-    /// `getline` from a command or `print >`, `git -c`/`--exec-path`/`grep -O`/`diff
-    /// --ext-diff`, `rg --pre`, `fd -x`, `make --eval`/`-f -`/`SHELL=`.
+    /// True when this command runs what it reads on its standard input as code: a shell
+    /// always (`sh`, `bash -s`); an interpreter unless it was given its code another way — a
+    /// script file (`python3 tool.py`, not `-` or `/dev/stdin`), inline code that does not
+    /// evaluate text (`perl -ne 'print'`, `python3 -c 'import json,sys; …'`, but not
+    /// `exec(sys.stdin.read())`), a module that reads data (`python3 -m json.tool`), and not
+    /// interactive (`python3 -i`). A formatter of its input is not an interpreter of it.
+    pub fn stdin_is_code(&self) -> bool {
+        let Some(cap) = self.cap() else {
+            return false;
+        };
+        let args: &[String] = if self.program == "busybox" {
+            self.args.get(1..).unwrap_or(&[])
+        } else {
+            &self.args
+        };
+        match cap.stdin {
+            Stdin::Shell => true,
+            Stdin::CodeUnlessGiven => interpreter_reads_stdin_code(cap.program, args),
+            Stdin::Data | Stdin::Scheduled => false,
+        }
+    }
+
+    /// True when this command only reads (or is a local build/test command), by the
+    /// capability table: a program it does not know, or an option its entry does not know
+    /// to be harmless, is not read-only. Not when it writes, reaches the network, is given an
+    /// environment that runs code (`LD_PRELOAD`, `GIT_*`, `PAGER`, `LESSOPEN`, `EDITOR`…), or
+    /// runs commands through an option: `find -exec`/`-fprint`, a sed script with `e`/`w`, an
+    /// awk program with `system()`, pipes, `getline` from a command or `print >`, `git
+    /// -c`/`--exec-path`/`grep -O`/`diff --ext-diff`, `rg --pre`, `fd -x`, `make
+    /// --eval`/`-f -`/`SHELL=`.
     pub fn is_read_only(&self) -> bool {
         if !self.writes().is_empty() || self.is_network() || !self.tree_writes().is_empty() {
             return false;
@@ -68,31 +98,94 @@ impl SimpleCommand {
             return false;
         }
         let p = self.program.as_str();
-        let a = &self.args;
-        let any = |fs: &[&str]| a.iter().any(|x| fs.contains(&x.as_str()));
-        let any_prefix = |fs: &[&str]| a.iter().any(|x| fs.iter().any(|f| x.starts_with(f)));
-        // Options that make a program run another program or command.
-        if EXEC_OPTIONS
+        let Some(cap) = capabilities::lookup(p) else {
+            return false;
+        };
+        if p == "git" {
+            return self.git_is_read_only(cap);
+        }
+        if cap.does == Does::BuildTest {
+            return self.build_is_local(cap);
+        }
+        if cap.options_change_state(&self.args) {
+            return false;
+        }
+        if self.operands().iter().any(|o| cap.operand_sets.sets(o)) {
+            return false;
+        }
+        match cap.does {
+            Does::ReadOnly => true,
+            Does::Script => self.script_is_read_only(),
+            _ => false,
+        }
+    }
+
+    /// For a [`Does::BuildTest`] entry: the subcommand qualifies (any, when the entry lists
+    /// none) and the arguments keep it local.
+    fn build_is_local(&self, cap: &Cap) -> bool {
+        if cap.subs.is_empty() {
+            return self.build_args_are_local(0);
+        }
+        self.args
+            .first()
+            .is_some_and(|a| cap.sub(a) == Some(Does::BuildTest))
+            && self.build_args_are_local(1)
+    }
+
+    /// `git`: no global option that runs code (`-c`, `--config-env`, `--exec-path`), no
+    /// `grep -O`/`--open-files-in-pager` or `--ext-diff`, and a subcommand the table marks
+    /// read-only (`git config` only with a reading action).
+    fn git_is_read_only(&self, cap: &Cap) -> bool {
+        let Some((opts, _)) = self.git_parts() else {
+            return false;
+        };
+        if opts
             .iter()
-            .filter(|(prog, _)| *prog == p)
-            .any(|(_, opts)| any_prefix(opts))
+            .any(|(o, _)| cap.option(o).is_some_and(|d| d != Does::ReadOnly))
         {
             return false;
         }
-        match p {
-            "find" => {
-                return !any(&[
-                    "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0",
-                    "-fprintf", "-fls",
-                ])
-            }
+        let sub = self.git_sub().unwrap_or("");
+        let rest = self.git_args();
+        let has = |f: &str| {
+            rest.iter()
+                .any(|x| x == f || x.starts_with(&format!("{f}=")))
+        };
+        if (sub == "grep"
+            && (has("-O")
+                || has("--open-files-in-pager")
+                || rest.iter().any(|x| x.starts_with("-O"))))
+            || has("--ext-diff")
+        {
+            return false;
+        }
+        match cap.sub(sub) {
+            Some(Does::ReadOnly) => true,
+            // `git config`: only its reading actions.
+            Some(Does::Script) => rest.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "--get" | "--get-all" | "--list" | "-l" | "--get-regexp" | "get" | "list"
+                )
+            }),
+            _ => false,
+        }
+    }
+
+    /// A [`Does::Script`] program (`find`, `sed`, `awk`, `make`): read-only when the program
+    /// text it is given is (its options were checked against the table already).
+    fn script_is_read_only(&self) -> bool {
+        let a = &self.args;
+        match self.program.as_str() {
+            // `-exec`, `-delete`, `-fprint`… are in the table.
+            "find" => true,
             "sed" => {
                 let o = Opts::parse(a, "efl", "i", &["expression", "file", "line-length"]);
                 if o.any(&["-i", "--in-place", "-f", "--file"]) {
                     return false;
                 }
                 let prog = sed_program(&o.sed_script().text);
-                return !prog.executes && !prog.unknown && prog.writes.is_empty();
+                !prog.executes && !prog.unknown && prog.writes.is_empty()
             }
             "awk" | "gawk" | "mawk" | "nawk" => {
                 let o = Opts::parse(
@@ -110,101 +203,55 @@ impl SimpleCommand {
                 if prog.contains('@') {
                     return false;
                 }
-                return !ap.executes
+                !ap.executes
                     && !ap.unknown_write
                     && ap.writes.is_empty()
-                    && !o.any(&["-i", "--include", "-l", "--load", "-E", "--exec"]);
+                    && !o.any(&["-i", "--include", "-l", "--load", "-E", "--exec"])
             }
-            "rg" if any(&["--pre"]) || any_prefix(&["--pre="]) => return false,
-            "fd" | "fdfind" if any(&["-x", "--exec", "-X", "--exec-batch"]) => return false,
-            "less" | "more" if any_prefix(&["--lesskey", "-k"]) => return false,
-            "make" | "gmake" => {
-                let o = Opts::parse(
-                    a,
-                    "fCIjlWo",
-                    "",
-                    &[
-                        "file",
-                        "makefile",
-                        "directory",
-                        "include-dir",
-                        "jobs",
-                        "load-average",
-                        "what-if",
-                        "new-file",
-                        "assume-new",
-                        "old-file",
-                        "assume-old",
-                        "eval",
-                    ],
-                );
-                let stdin_makefile = o
-                    .values(&["-f", "--file", "--makefile"])
-                    .any(|f| f == "-" || f.starts_with("/dev/") || f.starts_with("/proc/"));
-                let sets_shell = o.operands.iter().any(|x| {
-                    x.split_once('=').is_some_and(|(k, _)| {
-                        matches!(
-                            k.trim_end_matches([':', '+', '?']),
-                            "SHELL" | ".SHELLFLAGS" | "MAKESHELL"
-                        )
-                    })
-                });
-                // A variable defined on the command line is expanded (`X:=$(shell …)`).
-                let expands = o
-                    .operands
-                    .iter()
-                    .any(|x| x.contains("$(") || x.contains("${"));
-                if o.any(&["--eval", "-E"]) || stdin_makefile || sets_shell || expands {
-                    return false;
-                }
-            }
-            _ => {}
+            "make" | "gmake" => self.make_is_read_only() && self.build_args_are_local(0),
+            _ => false,
         }
-        if let Some((opts, _)) = self.git_parts() {
-            let code_opts = opts
-                .iter()
-                .any(|(o, _)| matches!(o.as_str(), "-c" | "--config-env" | "--exec-path"));
-            if code_opts {
-                return false;
-            }
-            let sub = self.git_sub().unwrap_or("");
-            let rest = self.git_args();
-            let has = |f: &str| {
-                rest.iter()
-                    .any(|x| x == f || x.starts_with(&format!("{f}=")))
-            };
-            if (sub == "grep"
-                && (has("-O")
-                    || has("--open-files-in-pager")
-                    || rest.iter().any(|x| x.starts_with("-O"))))
-                || has("--ext-diff")
-            {
-                return false;
-            }
-            if sub == "config" {
-                return a.iter().any(|x| {
-                    matches!(
-                        x.as_str(),
-                        "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"
-                    )
-                });
-            }
-            return GIT_READ.contains(&sub);
-        }
-        if READ_ONLY.contains(&p) {
-            return true;
-        }
-        BUILD_TEST.iter().any(|(prog, subs)| {
-            *prog == p
-                && if subs.is_empty() {
-                    self.build_args_are_local(0)
-                } else {
-                    self.args
-                        .first()
-                        .is_some_and(|a| subs.contains(&a.as_str()))
-                        && self.build_args_are_local(1)
-                }
-        })
+    }
+
+    /// `make`: no `--eval`, no makefile read from stdin, no `SHELL=` and no command-line
+    /// variable that expands (`X:=$(shell …)`).
+    fn make_is_read_only(&self) -> bool {
+        let o = Opts::parse(
+            &self.args,
+            "fCIjlWo",
+            "",
+            &[
+                "file",
+                "makefile",
+                "directory",
+                "include-dir",
+                "jobs",
+                "load-average",
+                "what-if",
+                "new-file",
+                "assume-new",
+                "old-file",
+                "assume-old",
+                "eval",
+            ],
+        );
+        let stdin_makefile = o
+            .values(&["-f", "--file", "--makefile"])
+            .any(|f| f == "-" || f.starts_with("/dev/") || f.starts_with("/proc/"));
+        let sets_shell = o.operands.iter().any(|x| {
+            x.split_once('=').is_some_and(|(k, _)| {
+                matches!(
+                    k.trim_end_matches([':', '+', '?']),
+                    "SHELL" | ".SHELLFLAGS" | "MAKESHELL"
+                )
+            })
+        });
+        // A variable defined on the command line is expanded (`X:=$(shell …)`).
+        let expands = o
+            .operands
+            .iter()
+            .any(|x| x.contains("$(") || x.contains("${"));
+        !(o.any(&["--eval", "-E"]) || stdin_makefile || sets_shell || expands)
     }
 
     /// True when a build or test command's arguments keep it local and its own: no URL or
@@ -232,6 +279,148 @@ impl SimpleCommand {
                         .any(|o| x == o || x.starts_with(&format!("{o}=")))
             })
     }
+}
+
+/// Python modules run with `-m` that read their standard input as data (formatters,
+/// encoders, parsers that do not execute what they parse).
+const DATA_MODULES: &[&str] = &[
+    "json.tool",
+    "json",
+    "base64",
+    "gzip",
+    "quopri",
+    "uu",
+    "tokenize",
+    "ast",
+    "dis",
+    "tabnanny",
+    "pprint",
+    "mimetypes",
+    "calendar",
+];
+
+/// Words in inline code that evaluate text as code (or deserialize objects that can): inline
+/// code holding one may run what it reads on stdin.
+const EVALUATES: &[&str] = &[
+    "eval",
+    "exec",
+    "compile",
+    "system",
+    "popen",
+    "spawn",
+    "child_process",
+    "`",
+    "qx",
+    "pickle",
+    "marshal",
+    "runpy",
+    "__import__",
+    "import(",
+    "source",
+    "require(\"vm\")",
+    "require('vm')",
+    "invoke-expression",
+    "iex",
+];
+
+/// True when the interpreter `program` run with `args` reads its standard input as code:
+/// with no script, inline code or module (`python3`, `node`, `php`), with `-` or
+/// `/dev/stdin` as its script, interactive (`-i`, `php -a`), with inline code that evaluates
+/// text ([`EVALUATES`]), or with a module not known to read data (`python3 -m code`).
+fn interpreter_reads_stdin_code(program: &str, args: &[String]) -> bool {
+    let stdin_path = |a: &str| {
+        matches!(a, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0") || a.contains("(…)")
+    };
+    let evaluates = |code: &str| {
+        let lower = code.to_ascii_lowercase();
+        EVALUATES.iter().any(|w| lower.contains(w))
+    };
+    // Per family: the short options that carry inline code, a module, an interactive mode,
+    // and the options whose value is the next word.
+    let (inline, module, interactive, valued): (&str, &str, &str, &str) = match program {
+        "python" | "python2" | "python3" => ("c", "m", "i", "WXQ"),
+        "perl" => ("eE", "", "", "IMmCFx"),
+        "ruby" => ("e", "", "", "IrCEFx"),
+        "node" | "bun" | "deno" => ("ep", "", "i", "r"),
+        "php" => ("r", "", "a", "cdfz"),
+        // `pwsh -Command -`, `source FILE`, `eval`, `iex`: read below as operands.
+        "pwsh" | "powershell" => {
+            let mut it = args.iter();
+            while let Some(a) = it.next() {
+                let l = a.to_ascii_lowercase();
+                if matches!(l.as_str(), "-command" | "-c" | "-encodedcommand" | "-ec") {
+                    return it.next().is_none_or(|v| v == "-" || evaluates(v));
+                }
+                if matches!(l.as_str(), "-file" | "-f") {
+                    return it.next().is_none_or(|v| stdin_path(v));
+                }
+            }
+            return true;
+        }
+        _ => return true,
+    };
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a == "--" {
+            return args.get(i).is_none_or(|s| stdin_path(s));
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (long, None),
+            };
+            match name {
+                "eval" | "print" | "command" => {
+                    let code = value.or_else(|| args.get(i).cloned()).unwrap_or_default();
+                    return evaluates(&code);
+                }
+                "interactive" => return true,
+                _ => continue,
+            }
+        }
+        if a == "-" || !a.starts_with('-') {
+            // A script file (or a subcommand such as `deno run FILE`).
+            if matches!(program, "deno" | "bun") && matches!(a.as_str(), "run" | "x") {
+                continue;
+            }
+            if matches!(program, "deno") && a == "eval" {
+                return args.get(i).is_none_or(|c| evaluates(c));
+            }
+            return stdin_path(a);
+        }
+        let cs: Vec<char> = a.chars().skip(1).collect();
+        for (k, ch) in cs.iter().enumerate() {
+            let rest: String = cs[k + 1..].iter().collect();
+            let value = || {
+                if rest.is_empty() {
+                    args.get(i).cloned().unwrap_or_default()
+                } else {
+                    rest.clone()
+                }
+            };
+            if interactive.contains(*ch) {
+                return true;
+            }
+            if inline.contains(*ch) {
+                return evaluates(&value());
+            }
+            if module.contains(*ch) {
+                return !DATA_MODULES.contains(&value().as_str());
+            }
+            if program == "php" && *ch == 'f' {
+                // `php -f FILE`: the script.
+                return stdin_path(&value());
+            }
+            if valued.contains(*ch) {
+                if rest.is_empty() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+    }
+    true
 }
 
 /// True for an environment variable that makes a program run other code or commands
@@ -285,35 +474,6 @@ impl Analysis {
 
 #[cfg(test)]
 mod tests;
-
-/// Options that make a program run another program or a command (`sort
-/// --compress-program=sh`, `tar --to-command`, `rsync -e`, `ssh -o ProxyCommand=…`,
-/// `printf -v VAR`, which assigns instead of printing).
-const EXEC_OPTIONS: &[(&str, &[&str])] = &[
-    ("sort", &["--compress-program"]),
-    (
-        "tar",
-        &[
-            "-I",
-            "--use-compress-program",
-            "--to-command",
-            "--checkpoint-action",
-            "-F",
-            "--info-script",
-            "--new-volume-script",
-            "--rsh-command",
-        ],
-    ),
-    ("rsync", &["-e", "--rsh", "--rsync-path"]),
-    ("zip", &["-TT", "--unzip-command"]),
-    ("man", &["-P", "--pager", "-H", "--html"]),
-    ("ssh", &["-o", "-F"]),
-    ("scp", &["-o", "-S", "-F"]),
-    ("sftp", &["-o", "-S", "-F"]),
-    ("printf", &["-v"]),
-    ("sdiff", &["--diff-program"]),
-    ("diff3", &["--diff-program"]),
-];
 
 /// Build and test options that run another program or write outside the project.
 const BUILD_EXEC_OPTIONS: &[&str] = &[

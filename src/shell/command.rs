@@ -4,6 +4,7 @@
 //! `fd -x` run; git's global options and subcommand; and [`Opts`], the option reader the other
 //! rooms use.
 
+use super::capabilities::{wrap_spec, WrapSpec};
 use super::expand::{decode_escapes, is_name};
 
 /// One simple command: its words (quotes removed) and where it writes by redirection.
@@ -105,204 +106,6 @@ impl Dir {
     }
 }
 
-const WRAPPERS: &[&str] = &[
-    "sudo",
-    "doas",
-    "env",
-    "nohup",
-    "time",
-    "nice",
-    "ionice",
-    "command",
-    "exec",
-    "builtin",
-    "stdbuf",
-    "chronic",
-    "unbuffer",
-    "setsid",
-    "timeout",
-    "chroot",
-    "busybox",
-    "xargs",
-    "strace",
-    "ltrace",
-    "valgrind",
-    "watch",
-    "unshare",
-    "nsenter",
-    "runuser",
-    "chrt",
-    "taskset",
-    "prlimit",
-    "xvfb-run",
-    "dbus-run-session",
-    "caffeinate",
-    "systemd-run",
-    "firejail",
-    "bwrap",
-    "proot",
-    "torsocks",
-    "proxychains",
-    "proxychains4",
-    "faketime",
-    "catchsegv",
-    "nocache",
-    "cgexec",
-    "sg",
-    "script",
-    "su",
-    "pkexec",
-    "dumb-init",
-    "tini",
-    "entr",
-];
-
-/// How a wrapper's options read: short options that take a value (attached or as the next
-/// word), short options whose value can only be attached, long options that take the next
-/// word as value (when not given as `--opt=value`), and how many operands come before the
-/// command it runs (`timeout DURATION`, `chroot DIR`).
-fn wrapper_spec(w: &str) -> (&'static str, &'static str, &'static [&'static str], usize) {
-    match w {
-        "sudo" => (
-            "ugCDprtUTh",
-            "",
-            &[
-                "user",
-                "group",
-                "close-from",
-                "chdir",
-                "prompt",
-                "role",
-                "type",
-                "host",
-                "command-timeout",
-                "other-user",
-            ],
-            0,
-        ),
-        "doas" => ("uC", "", &[], 0),
-        "env" => ("uCS", "", &["unset", "chdir", "split-string"], 0),
-        "time" => ("fo", "", &["format", "output"], 0),
-        "nice" => ("n", "", &["adjustment"], 0),
-        "ionice" => (
-            "cnpPu",
-            "",
-            &["class", "classdata", "pid", "pgid", "uid"],
-            0,
-        ),
-        "exec" => ("a", "", &[], 0),
-        "stdbuf" => ("ioe", "", &["input", "output", "error"], 0),
-        "timeout" => ("sk", "", &["signal", "kill-after"], 1),
-        "chroot" => ("", "", &["userspec", "groups"], 1),
-        "strace" => ("oepsuEaIbPX", "", &["output", "trace", "signal", "user"], 0),
-        "ltrace" => ("oepsuEanL", "", &["output"], 0),
-        "watch" => ("nd", "", &["interval", "differences"], 0),
-        "nsenter" => (
-            "tSGwr",
-            "",
-            &["target", "setuid", "setgid", "wd", "root"],
-            0,
-        ),
-        "runuser" => (
-            "ugcws",
-            "",
-            &["user", "group", "command", "whitelist-environment", "shell"],
-            0,
-        ),
-        "su" => (
-            "cgGsw",
-            "",
-            &[
-                "command",
-                "group",
-                "supp-group",
-                "shell",
-                "whitelist-environment",
-            ],
-            0,
-        ),
-        "script" => (
-            "cEIOTBm",
-            "",
-            &[
-                "command",
-                "echo",
-                "log-in",
-                "log-out",
-                "log-timing",
-                "log-io",
-                "logging-format",
-            ],
-            0,
-        ),
-        "chrt" | "taskset" | "faketime" | "sg" => ("", "", &[], 1),
-        "xvfb-run" => (
-            "nsfewp",
-            "",
-            &[
-                "server-num",
-                "server-args",
-                "auth-file",
-                "error-file",
-                "wait",
-                "xauth-protocol",
-            ],
-            0,
-        ),
-        "caffeinate" => ("tw", "", &[], 0),
-        "systemd-run" => (
-            "pEM",
-            "",
-            &[
-                "unit",
-                "property",
-                "on-active",
-                "on-calendar",
-                "on-boot",
-                "on-startup",
-                "on-unit-active",
-                "on-unit-inactive",
-                "setenv",
-                "uid",
-                "gid",
-                "nice",
-                "working-directory",
-                "machine",
-                "description",
-                "slice",
-                "service-type",
-                "host",
-            ],
-            0,
-        ),
-        "firejail" | "bwrap" | "proot" => (
-            "",
-            "",
-            &[
-                "bind", "ro-bind", "chdir", "setenv", "unsetenv", "uid", "gid",
-            ],
-            0,
-        ),
-        "cgexec" => ("g", "", &[], 0),
-        "pkexec" => ("", "", &["user"], 0),
-        "xargs" => (
-            "adEILnPs",
-            "iel",
-            &[
-                "arg-file",
-                "delimiter",
-                "max-lines",
-                "max-args",
-                "max-procs",
-                "max-chars",
-                "process-slot-var",
-            ],
-            0,
-        ),
-        _ => ("", "", &[], 0),
-    }
-}
-
 pub(super) fn basename(w: &str) -> &str {
     w.rsplit('/').next().unwrap_or(w)
 }
@@ -313,7 +116,7 @@ pub(super) fn basename(w: &str) -> &str {
 fn wrapper_opts(
     words: &[(String, bool)],
     mut i: usize,
-    spec: (&str, &str, &[&str], usize),
+    spec: WrapSpec,
 ) -> (Vec<(String, Option<String>)>, usize) {
     let (short_val, short_opt, long_val, _) = spec;
     let mut opts = Vec::new();
@@ -376,19 +179,14 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
             continue;
         }
         let b = basename(w);
-        // A wrapper with nothing after it runs as itself (`env` prints the environment).
-        if !WRAPPERS.contains(&b) && !matches!(b, "flock" | "gdb" | "parallel") {
+        // A wrapper (the capability table's `wrap` entries) with nothing after it runs as
+        // itself (`env` prints the environment).
+        let Some(spec) = wrap_spec(b) else {
             break;
-        }
+        };
         let start = i;
         if b == "flock" {
             // `flock [opts] FILE CMD…`, `flock [opts] FILE -c SCRIPT`, `flock [opts] FD`.
-            let spec = (
-                "wEc",
-                "",
-                &["timeout", "conflict-exit-code", "command"][..],
-                0,
-            );
             let (_, j) = wrapper_opts(&words, i + 1, spec);
             let (opts, k) = wrapper_opts(&words, j + 1, spec);
             let script = opts
@@ -414,7 +212,7 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
         }
         if b == "parallel" {
             // `parallel [opts] CMD ARGS… ::: VALUES…`: CMD runs with the values appended.
-            let (_, j) = wrapper_opts(&words, i + 1, ("jNSIE", "", &["jobs", "sshlogin"], 0));
+            let (_, j) = wrapper_opts(&words, i + 1, spec);
             if j >= words.len() {
                 break;
             }
@@ -438,7 +236,6 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
             // `command -v NAME` looks a name up; it runs nothing.
             break;
         }
-        let spec = wrapper_spec(b);
         let (opts, mut j) = wrapper_opts(&words, i + 1, spec);
         j += spec.3;
         for (o, v) in &opts {

@@ -12,7 +12,7 @@ impl Analysis {
     pub fn pipe_to_shell(&self) -> Option<String> {
         for p in &self.pipelines {
             if let Some(d) = p.iter().position(|c| c.is_downloader()) {
-                if let Some(sh) = p[d + 1..].iter().find(|c| c.is_interpreter()) {
+                if let Some(sh) = p[d + 1..].iter().find(|c| c.stdin_is_code()) {
                     return Some(format!("{} | {}", p[d].program, sh.program));
                 }
             }

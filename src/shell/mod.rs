@@ -18,6 +18,7 @@
 //! command writes), `scripts` (sed scripts and awk programs), `classify` (read-only, network,
 //! downloaders, interpreters), `flows` (pipe-to-shell, secret egress, nested agents).
 
+mod capabilities;
 mod classify;
 mod code_options;
 mod command;

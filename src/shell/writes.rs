@@ -164,38 +164,7 @@ impl SimpleCommand {
                 let o = Opts::parse(sub, "", "", &["output"]);
                 out.extend(o.values(&["--output"]).map(|f| self.git_locate(f)));
                 if self.git_sub() == Some("config") {
-                    let reads = a.iter().any(|x| {
-                        matches!(
-                            x.as_str(),
-                            "--get"
-                                | "--get-all"
-                                | "--get-regexp"
-                                | "--list"
-                                | "-l"
-                                | "get"
-                                | "list"
-                        )
-                    });
-                    // Keys that run code: a hooks path, an SSH command, an fsmonitor,
-                    // aliases, includes, filters, diff and merge drivers, credential
-                    // helpers, pagers. Writing them is writing the repository's hooks.
-                    let sets_code = a.iter().enumerate().any(|(i, x)| {
-                        let k = x.to_ascii_lowercase();
-                        if k == "credential.helper"
-                            || (k.starts_with("credential.") && k.ends_with(".helper"))
-                        {
-                            // A helper built into git (`store`, `cache`, `osxkeychain`) runs no
-                            // code of the caller's; `!cmd` or a path does.
-                            let v = a.get(i + 1).map_or("", String::as_str);
-                            let first = v.split_whitespace().next().unwrap_or("");
-                            return v.starts_with('!') || first.contains('/');
-                        }
-                        git_key_runs_code(&k)
-                    });
-                    // (Whatever the scope: `--global` and `--system` keys run as well.)
-                    if sets_code && !reads {
-                        out.push(".git/config".to_string());
-                    }
+                    out.extend(self.git_config_write());
                 }
             }
             "sort" => {
@@ -285,6 +254,84 @@ impl SimpleCommand {
             _ => {}
         }
         out
+    }
+
+    /// The config file a `git config` writes a key that runs code into, if it does: a key
+    /// whose value git runs or uses to find code ([`git_key_runs_code`]: hooks path, pagers,
+    /// editors, filters, `alias.*` whose value starts with `!`, a credential helper that is a
+    /// command or a path). Writing one is writing the repository's hooks, whatever the scope.
+    /// Where: `--global` is `~/.gitconfig`, `--system` `/etc/gitconfig`, `--file F`/`-f F` is
+    /// F, else the repository's `.git/config`. `None` for a read (`--get`, `--list`, a key
+    /// with no value), an `--unset`, or a key that runs nothing (`user.name`, an alias of
+    /// git subcommands).
+    fn git_config_write(&self) -> Option<String> {
+        let rest = self.git_args();
+        let o = Opts::parse(
+            rest,
+            "f",
+            "",
+            &["file", "blob", "type", "default", "comment", "value"],
+        );
+        let reads = o.any(&[
+            "--get",
+            "--get-all",
+            "--get-regexp",
+            "--get-urlmatch",
+            "--get-color",
+            "--get-colorbool",
+            "--list",
+            "-l",
+            "--unset",
+            "--unset-all",
+            "--remove-section",
+            "--rename-section",
+            "-e",
+            "--edit",
+        ]);
+        let mut ops: Vec<&str> = o.operands.iter().map(String::as_str).collect();
+        // The subcommand forms of git 2.46+: `git config set KEY VALUE`, `get`, `list`…
+        match ops.first().copied() {
+            Some("set") => {
+                ops.remove(0);
+            }
+            Some("get" | "list" | "unset" | "remove-section" | "rename-section" | "edit") => {
+                return None
+            }
+            _ => {}
+        }
+        if reads {
+            return None;
+        }
+        let (key, value) = (ops.first()?, ops.get(1)?);
+        let k = key.to_ascii_lowercase();
+        let v = value.trim_start();
+        let runs = if k.starts_with("alias.") {
+            // An alias of git subcommands (`reset HEAD --`) runs git; `!…` runs a shell, and a
+            // value the analysis cannot see may be one.
+            v.starts_with('!') || v.contains(['$', '`'])
+        } else if k == "credential.helper"
+            || (k.starts_with("credential.") && k.ends_with(".helper"))
+        {
+            // A helper built into git (`store`, `cache`, `osxkeychain`) runs no code of the
+            // caller's; `!cmd` or a path does.
+            let first = v.split_whitespace().next().unwrap_or("");
+            v.starts_with('!') || first.contains('/')
+        } else {
+            git_key_runs_code(&k)
+        };
+        if !runs {
+            return None;
+        }
+        let scope = |names: &[&str]| self.git_args().iter().any(|x| names.contains(&x.as_str()));
+        Some(if let Some(f) = o.values(&["-f", "--file"]).last() {
+            self.git_locate(f)
+        } else if scope(&["--global"]) {
+            "~/.gitconfig".to_string()
+        } else if scope(&["--system"]) {
+            "/etc/gitconfig".to_string()
+        } else {
+            self.git_locate(".git/config")
+        })
     }
 
     /// The files `chattr`/`setfacl` change (operands less `chattr`'s `+i`/`-a`/`=…` modes and

@@ -323,6 +323,15 @@ pub(super) fn protected_write(
                     finding(Verdict::Ask, rule, format!("{name} writes {t}, which would configure an agent, its hooks or this guard if it is a local file"), t.clone()),
                 );
             }
+            // `git config [--global|--system|--file F] KEY VALUE` names a config file only for
+            // a key whose value git runs as code: that is writing the hooks, whatever the scope.
+            Some(Protection::Is(rule) | Protection::Sensitive(rule))
+                if by == "git" && is_git_config_file(&t) =>
+            {
+                return Some(
+                    finding(Verdict::Deny, rule, format!("{name} sets a key in {t} whose value git runs as code (a `!` alias, a pager, an editor, a filter, a hooks path, a helper)"), t),
+                )
+            }
             Some(Protection::Is(rule)) => {
                 return Some(
                     finding(Verdict::Deny, rule, format!("{name} writes {t}, which configures an agent, its hooks or this guard"), t),
@@ -382,6 +391,15 @@ pub(super) fn protected_write(
         }
     }
     ask
+}
+
+/// True for a git config file as `git config` names it: `~/.gitconfig`, `/etc/gitconfig`,
+/// `~/.config/git/config`, a repository's `.git/config`.
+fn is_git_config_file(t: &str) -> bool {
+    t == ".git/config"
+        || t.ends_with("/.git/config")
+        || t.ends_with(".gitconfig")
+        || t.ends_with("/git/config")
 }
 
 /// What copying `sources` into the folder `dest` (as `cp -r`/`rsync` name them) writes there:

@@ -176,3 +176,60 @@ fn option_writes() {
         assert_eq!(targets(line), written, "{line}");
     }
 }
+
+/// `git config` writes a config file only for a key whose value git runs as code, and names
+/// the file of its scope.
+#[test]
+fn git_config_writes_only_keys_that_run_code() {
+    for (line, want) in [
+        ("git config alias.st status", None),
+        ("git config --global alias.unstage 'reset HEAD --'", None),
+        ("git config --global user.name 'Dev'", None),
+        ("git config user.email dev@example.com", None),
+        ("git config alias.unstage", None),
+        ("git config --get core.pager", None),
+        ("git config core.pager", None),
+        ("git config --unset core.hooksPath", None),
+        ("git config get core.editor", None),
+        ("git config --global credential.helper store", None),
+        ("git config push.autoSetupRemote true", None),
+        ("git config alias.x '!sh -c id'", Some(".git/config")),
+        (
+            "git config --global alias.x '! rm -rf /tmp/x'",
+            Some("~/.gitconfig"),
+        ),
+        ("git config --global alias.x \"$CMD\"", Some("~/.gitconfig")),
+        ("git config core.pager 'sh -c id'", Some(".git/config")),
+        ("git config --global core.editor vim", Some("~/.gitconfig")),
+        (
+            "git config --system core.fsmonitor ./x",
+            Some("/etc/gitconfig"),
+        ),
+        ("git config --file cfg core.hooksPath h", Some("cfg")),
+        (
+            "git -C repo config core.sshCommand 'ssh -i k'",
+            Some("repo/.git/config"),
+        ),
+        (
+            "git config set core.hooksPath .githooks",
+            Some(".git/config"),
+        ),
+        (
+            "git config --global filter.lfs.smudge 'git-lfs smudge -- %f'",
+            Some("~/.gitconfig"),
+        ),
+        ("git config diff.png.textconv exiftool", Some(".git/config")),
+        ("git config sequence.editor vim", Some(".git/config")),
+        (
+            "git config credential.helper '!f() { echo x; }; f'",
+            Some(".git/config"),
+        ),
+    ] {
+        let got = analyze(line).writes();
+        assert_eq!(
+            got,
+            want.into_iter().map(str::to_string).collect::<Vec<_>>(),
+            "{line}"
+        );
+    }
+}
