@@ -365,6 +365,12 @@ pub fn command_persists(c: &SimpleCommand) -> Option<PersistKind> {
     }
 }
 
+/// Programs whose write into a folder lands new files there (copies and extractions).
+const LANDS_INTO: &[&str] = &[
+    "cp", "rsync", "tar", "bsdtar", "unzip", "7z", "7za", "ditto", "mv", "install", "cpio", "scp",
+    "gunzip", "unrar", "ln",
+];
+
 /// Where a write lands, with the text it writes when the tool says (Write, Edit, MultiEdit).
 struct Written {
     path: String,
@@ -441,12 +447,13 @@ pub fn check(
     let mut found: Option<(PersistKind, String)> = None;
     if let Some(a) = sh {
         for t in a.write_targets() {
-            if !t.located {
+            // (`find DIR -name X -delete` removes entries by name: not a write into DIR.)
+            if !t.located || !t.names.is_empty() {
                 continue;
             }
             writes.push(Written {
                 path: t.path,
-                into: t.kind == WriteKind::Into,
+                into: t.kind == WriteKind::Into && LANDS_INTO.contains(&t.by.as_str()),
                 sources: t.sources,
                 text: None,
             });
