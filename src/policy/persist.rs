@@ -342,7 +342,7 @@ pub fn command_persists(c: &SimpleCommand) -> Option<PersistKind> {
             (!reads).then_some(PersistKind::Cron)
         }
         "systemctl" => {
-            let user = a.iter().any(|w| *w == "--user");
+            let user = a.contains(&"--user");
             let installs = a
                 .iter()
                 .any(|w| matches!(*w, "enable" | "link" | "edit" | "preset" | "reenable"));

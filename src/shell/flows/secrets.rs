@@ -368,14 +368,14 @@ fn glob_kind(p: &str) -> Option<SecretKind> {
     // A file-name glob in a project folder (`.env*`, `config/.e*`).
     let last = pat_parts.last().copied().unwrap_or("");
     let absolute = p.starts_with('/') || p.starts_with('~') || p.starts_with('$');
-    if !absolute || !pat_parts.iter().any(|x| x.contains(['*', '?', '['])) {
-        if NAME_SAMPLES.iter().any(|n| component_match(last, n))
-            && !pat_parts[..pat_parts.len() - 1]
-                .iter()
-                .any(|x| x.contains(['*', '?', '[']) && !x.starts_with('.'))
-        {
-            return Some(SecretKind::EnvFile);
-        }
+    let dirs = &pat_parts[..pat_parts.len().saturating_sub(1)];
+    if (!absolute || !pat_parts.iter().any(|x| x.contains(['*', '?', '['])))
+        && NAME_SAMPLES.iter().any(|n| component_match(last, n))
+        && !dirs
+            .iter()
+            .any(|x| x.contains(['*', '?', '[']) && !x.starts_with('.'))
+    {
+        return Some(SecretKind::EnvFile);
     }
     None
 }
