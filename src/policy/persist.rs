@@ -519,11 +519,29 @@ fn landed_kind(paths: &PathContext, dest: &str, sources: &[String]) -> Option<Pe
     let dest = dest.trim_end_matches('/');
     for s in sources.iter().take(64) {
         let s = s.trim();
-        if s.contains(['$', '`', '*', '?', '[']) {
+        if s.contains(['$', '`']) {
             return Some(holds);
         }
         let contents = s == "." || s.ends_with("/.") || s.ends_with('/');
-        let names: Vec<String> = if contents {
+        let base = s.rsplit('/').next().unwrap_or(s);
+        let names: Vec<String> = if base.contains(['*', '?', '[']) {
+            // A glob copies what it matches now (a `*` does not match a leading dot); a folder
+            // that cannot be listed gives nothing to copy.
+            let dir = paths.resolve(s.rsplit_once('/').map_or(".", |(d, _)| d));
+            std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .take(4096)
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .filter(|n| {
+                            (!n.starts_with('.') || base.starts_with('.'))
+                                && crate::shell::glob_match(base, n)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else if contents {
             let dir = paths.resolve(s.trim_end_matches('.'));
             match std::fs::read_dir(dir) {
                 Ok(entries) => entries
