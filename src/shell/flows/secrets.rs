@@ -537,6 +537,10 @@ impl SimpleCommand {
             if uses_only || writes.iter().any(|x| x == w) {
                 continue;
             }
+            // An option is not a path (its value after `=` or `@` may be: `--data=@.env`).
+            if w.starts_with('-') && !w.contains(['=', '@']) {
+                continue;
+            }
             let path = path_of_word(w);
             let located = dir.locate(path).unwrap_or_else(|| path.to_string());
             if let Some(kind) = secret_kind(&located).or_else(|| secret_kind(w)) {
