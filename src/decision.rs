@@ -78,6 +78,13 @@ pub enum Reason {
     TaintedScopeWidening,
     /// A secret file read in a tainted session.
     TaintedSecretRead,
+    /// A private key, cloud credentials or another process's environment read by any tool,
+    /// the shell included: asked in a clean session, denied in a tainted one.
+    SecretReadKey,
+    /// A write (by any tool) to a persistence target: something that runs later on its own (a
+    /// shell start-up file, cron, a systemd unit, an editor task, an agent rule or hook, a
+    /// package lifecycle script): asked in a clean session, denied in a tainted one.
+    PersistWrite,
     /// Operator's `--review always`: every state-changing call is confirmed.
     ReviewAlways,
     /// A write (by any tool) to agent, hook or MCP configuration, or to our own state, or the
@@ -135,6 +142,8 @@ impl Reason {
             Reason::TaintedEgress => "taint.network_egress",
             Reason::TaintedScopeWidening => "taint.scope_widening",
             Reason::TaintedSecretRead => "taint.secret_read",
+            Reason::SecretReadKey => "secret.read_key",
+            Reason::PersistWrite => "persist.write",
             Reason::ReviewAlways => "review.always",
             Reason::ProtectedPath => "builtin.protected_path",
             Reason::GuardCommand => "tamper.guard_command",

@@ -42,6 +42,9 @@ fn began_before(store: &Store, ev: &Event) -> Result<bool> {
 /// Resources first reached after the taint that the toxic-flow check compares (newest first).
 pub const TAINTED_SCOPES: i64 = 50;
 
+/// Files written with secret data or downloaded that a shell call's view holds (newest first).
+pub const SESSION_FILES: i64 = 200;
+
 /// Loads what the policy needs to decide `ev`: creates or refreshes the session row (every
 /// event but [`EventKind::Other`] and a pre-tool event without a tool; a row first created by
 /// an event that is no session start, [`Event::starts_session`], is tainted: see
@@ -86,6 +89,9 @@ pub fn fill_call_view(
     }
     view.prompts = store.prompts(session)?;
     view.origins = store.origins(session, keys)?;
+    if tool.is_some_and(|t| t.kind == crate::event::ToolKind::Shell) {
+        view.files = store.session_files(session, SESSION_FILES)?;
+    }
     if view.session.tainted {
         view.tainted_scopes =
             store.values_with_origin(session, Origin::TaintedScope, TAINTED_SCOPES)?;
@@ -115,6 +121,7 @@ pub fn apply(store: &Store, session: &str, effects: &[Effect]) -> Result<Applied
                 source,
             } => store.record_values(session, values, *origin, source)?,
             Effect::Taint(reason) => store.taint(session, reason)?,
+            Effect::RecordFiles(files) => store.record_files(session, files)?,
             Effect::ConsumeApproval(id) => store.consume_approval(*id)?,
             Effect::Prune => out.pruned += store.prune()?,
             Effect::Checkpoint => {

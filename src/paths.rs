@@ -348,18 +348,13 @@ pub enum Protection {
     /// The path is a folder that holds a protected file or folder (`~`, `~/.claude`, a
     /// project): removing, moving, replacing or writing into it reaches that file.
     Holds(&'static str),
-    /// The path is a file that changes how the harness or its tools start (a shell start-up
-    /// file, which can export `CLAUDE_CONFIG_DIR` or alias the harness; the global git
-    /// config, which can name programs git runs): writing it is asked about, since setting
-    /// up a tool also writes there.
-    Sensitive(&'static str),
 }
 
 impl Protection {
     /// The protection rule (`protect.claude_settings`, `protect.intentshield_state`, ...).
     pub fn rule(self) -> &'static str {
         match self {
-            Protection::Is(r) | Protection::Holds(r) | Protection::Sensitive(r) => r,
+            Protection::Is(r) | Protection::Holds(r) => r,
         }
     }
 }
@@ -510,51 +505,6 @@ impl PathContext {
                     return Some(Protection::Holds(rule));
                 }
             }
-        }
-        for r in std::iter::once(&lexical).chain(real.as_ref()) {
-            if let Some(rule) = self.sensitive(r) {
-                return Some(Protection::Sensitive(rule));
-            }
-        }
-        None
-    }
-
-    /// The rule of a [`Protection::Sensitive`] file, if `r` (resolved) is one: a shell start-up
-    /// file in the home directory, or the user's git config.
-    fn sensitive(&self, r: &Path) -> Option<&'static str> {
-        let r = fold(r);
-        if r == Path::new("/etc/gitconfig") || r.starts_with("/etc/profile.d") {
-            return Some("protect.git_config");
-        }
-        let home = fold(Path::new(self.home.as_deref()?));
-        let rel = r.strip_prefix(&home).ok()?.to_string_lossy().into_owned();
-        const STARTUP: &[&str] = &[
-            ".bashrc",
-            ".bash_profile",
-            ".bash_login",
-            ".bash_logout",
-            ".profile",
-            ".zshrc",
-            ".zshenv",
-            ".zprofile",
-            ".zlogin",
-            ".kshrc",
-            ".cshrc",
-            ".tcshrc",
-            ".inputrc",
-            ".config/fish/config.fish",
-            ".pam_environment",
-            ".config/environment.d",
-        ];
-        if STARTUP
-            .iter()
-            .any(|s| rel == *s || rel.starts_with(&format!("{s}/")))
-            || rel.starts_with(".config/fish/conf.d/")
-        {
-            return Some("protect.shell_startup");
-        }
-        if rel == ".gitconfig" || rel == ".config/git/config" || rel.starts_with(".config/git/") {
-            return Some("protect.git_config");
         }
         None
     }

@@ -26,6 +26,49 @@ pub struct SessionView {
     /// Resources first reached after the session was tainted (newest first, at most 50); only
     /// loaded for a tainted session.
     pub tainted_scopes: Vec<String>,
+    /// Files earlier shell calls of the session wrote secret data into or downloaded into
+    /// (newest first, at most `crate::effects::SESSION_FILES`); loaded for shell calls.
+    pub files: Vec<SessionFile>,
+}
+
+/// A file an earlier call of the session left behind that matters later: one holding secret
+/// data (uploading it is secret egress) or a download (running it is running unseen code).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionFile {
+    /// The absolute path, resolved as the call that wrote it saw it (`~`, cwd, `..`).
+    pub path: String,
+    /// What it holds.
+    pub kind: FileKind,
+    /// The call that wrote it (its command, cut to 200 bytes), for the evidence.
+    pub source: String,
+}
+
+/// What a [`SessionFile`] holds. Stored as text in `session_files.kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileKind {
+    /// Secret data (a key, credentials, an environment file or dump, an archive of them).
+    Secret,
+    /// Something downloaded from the network.
+    Download,
+}
+
+impl FileKind {
+    /// The stored text.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileKind::Secret => "secret",
+            FileKind::Download => "download",
+        }
+    }
+
+    /// Parses the stored text; `None` for anything else.
+    pub fn from_name(s: &str) -> Option<FileKind> {
+        match s {
+            "secret" => Some(FileKind::Secret),
+            "download" => Some(FileKind::Download),
+            _ => None,
+        }
+    }
 }
 
 impl SessionView {
@@ -52,6 +95,9 @@ pub enum Effect {
     },
     /// Mark the session tainted (the first reason is kept).
     Taint(String),
+    /// Remember files a call wrote secret data or a download into. The policy returns it only
+    /// for a call that may run (allowed or asked); see `crate::policy::check::secrets`.
+    RecordFiles(Vec<SessionFile>),
     /// Use up the one-time approval given for audit row `decision_id`.
     ConsumeApproval(i64),
     /// Drop stale sessions, values, approvals and audit rows (session start and end).

@@ -129,7 +129,8 @@ fn a_database_directly_in_home_protects_the_file_not_home() {
     for ok in [
         format!("{home}/notes.txt"),
         format!("{home}/proj/src/main.rs"),
-        format!("{home}/.local/bin/tool"),
+        // (`~/.local/bin` is a persistence target: asked, `persist.write`, not protected.)
+        format!("{home}/.local/share/tool/data.txt"),
     ] {
         let r = hook_in(&home, "claude", &write(&ok), &db);
         assert_eq!(verdict("claude", &r), "none", "{ok}: {r:?}");
@@ -336,7 +337,7 @@ fn everyday_work_in_a_project_with_agent_settings_passes() {
         "python3 -c \"import json; d=json.load(open('.claude/settings.json')); print(d)\"",
         "cat .claude/settings.json | jq .hooks",
         "git add .claude/settings.json && git commit -m 'hooks'",
-        "mkdir -p .claude/commands && cp docs/review.md .claude/commands/",
+        // (`.claude/commands/` is a persistence target: asked, `persist.write`.)
         "cd intentshield && cargo build",
         "cp -r dist/* ~/",
     ] {

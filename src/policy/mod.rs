@@ -18,6 +18,7 @@ pub mod builtin;
 pub mod check;
 pub mod disclosure;
 pub mod output;
+pub mod persist;
 pub mod prompt;
 pub mod readwrite;
 pub mod tamper;

@@ -345,6 +345,52 @@ pub fn file_paths(tool: &Tool) -> Vec<String> {
     tool.read_paths.clone()
 }
 
+/// The secrets a call reads, by kind, whichever tool reads them: the Read tool's paths and the
+/// shell's (`cat .env`, `head ~/.aws/credentials`, `ps eww`, `cat /proc/1/environ`; not keys
+/// only used, `ssh -i KEY`). One function for both, so that the shell gets exactly the Read
+/// tool's decision on the same path. Paths under the home folder are judged as `~/…`.
+pub fn secret_reads(
+    tool: &Tool,
+    sh: Option<&shell::Analysis>,
+    paths: &crate::paths::PathContext,
+) -> Vec<(String, shell::SecretKind)> {
+    let home_form = |p: &str| -> String {
+        let r = paths.resolve(p);
+        match paths.home.as_deref().and_then(|h| r.strip_prefix(h).ok()) {
+            Some(rel) if !rel.as_os_str().is_empty() => format!("~/{}", rel.to_string_lossy()),
+            _ => p.to_string(),
+        }
+    };
+    let mut out = Vec::new();
+    match tool.kind {
+        ToolKind::FileRead => {
+            for p in tool.read_paths.iter().take(256) {
+                if let Some(k) = shell::secret_kind(&home_form(p)).or_else(|| shell::secret_kind(p))
+                {
+                    out.push((p.clone(), k));
+                }
+            }
+        }
+        ToolKind::Shell => {
+            if let Some(a) = sh {
+                for r in a.secret_flows(&|_| None).reads.into_iter().take(256) {
+                    let k = if r.path.contains(['*', '?', '[']) {
+                        Some(r.kind)
+                    } else {
+                        shell::secret_kind(&home_form(&r.path)).or(Some(r.kind))
+                    };
+                    if let Some(k) = k {
+                        out.push((r.word, k));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out.retain(|(_, k)| !matches!(k, shell::SecretKind::Folder | shell::SecretKind::EnvDump));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

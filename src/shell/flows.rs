@@ -3,6 +3,10 @@
 //! with [`is_secret_path`], [`is_secret_var`] and [`glob_match`]), and a nested coding agent
 //! started with its permission checks off ([`Analysis::nested_agent_unsafe`]).
 
+mod secrets;
+
+pub use secrets::{secret_kind, Flows, SecretKind, SecretRead};
+
 use super::command::{basename, SimpleCommand};
 use super::Analysis;
 
@@ -139,64 +143,11 @@ impl Analysis {
     }
 }
 
-/// True when a path or glob names a secret: SSH private keys, cloud credentials, `.env`
-/// files (not `.env.example`, `.env.sample`, `.env.template`, `.env.dist`), `.netrc`,
-/// `.pgpass`, `.git-credentials`, registry tokens. Globs (`.e*`, `id_*`) that could match one
-/// count too.
+/// True when a path or glob names a secret file: a private key, cloud credentials, an
+/// environment file or another process's environment ([`secret_kind`]; not a folder that
+/// holds secrets). Globs count only when they can match one.
 pub fn is_secret_path(p: &str) -> bool {
-    let p = p.trim_matches(|c| c == '"' || c == '\'');
-    let p = p.strip_prefix('@').unwrap_or(p); // curl -d @file
-    let p = p
-        .split_once('=')
-        .map(|(_, v)| v.strip_prefix('@').unwrap_or(v)) // curl -F file=@.env
-        .filter(|v| v.contains('/') || v.starts_with('.'))
-        .unwrap_or(p);
-    let trimmed = p.trim_end_matches('/');
-    if trimmed == ".ssh" || trimmed.ends_with("/.ssh") {
-        return true; // the whole key directory
-    }
-    let name = p.rsplit('/').next().unwrap_or(p);
-    let lower = p.to_ascii_lowercase();
-    let lname = name.to_ascii_lowercase();
-    if lower.contains(".ssh/") && (lname.starts_with("id_") && !lname.ends_with(".pub")) {
-        return true;
-    }
-    if lower.contains(".ssh/") && (lname.contains('*') || lname == "*") {
-        return true;
-    }
-    if lower.contains(".aws/credentials")
-        || lower.contains(".config/gcloud")
-        || lower.contains("application_default_credentials")
-        || lower.contains(".azure/")
-        || lower.contains(".kube/config")
-        || lower.contains(".docker/config.json")
-    {
-        return true;
-    }
-    if matches!(
-        lname.as_str(),
-        ".netrc" | ".pgpass" | ".git-credentials" | ".pypirc" | "credentials.json" | ".npmrc"
-    ) {
-        return true;
-    }
-    if lname == ".env" || (lname.starts_with(".env.") && !is_env_template(&lname)) {
-        return true;
-    }
-    // Globs that match `.env` or an SSH key.
-    if lname.contains('*') || lname.contains('?') || lname.contains('[') {
-        return glob_match(&lname, ".env")
-            || glob_match(&lname, "id_rsa")
-            || glob_match(&lname, "id_ed25519");
-    }
-    false
-}
-
-fn is_env_template(name: &str) -> bool {
-    [
-        "example", "sample", "template", "dist", "defaults", "schema",
-    ]
-    .iter()
-    .any(|s| name.ends_with(s))
+    secret_kind(p).is_some_and(|k| !matches!(k, SecretKind::Folder | SecretKind::EnvDump))
 }
 
 /// Minimal glob: `*` and `?`; `[...]` matches any one character. A pattern too costly to
@@ -253,87 +204,10 @@ pub fn is_secret_var(word: &str) -> bool {
 }
 
 impl Analysis {
-    /// Secrets flowing into the network: a network command whose arguments name a secret file
-    /// or variable, that reads a substitution that touches one, or that sits in a pipeline with
-    /// a command that reads one (`cat .env | curl -d @- …`). Returns the secret's word.
+    /// Secrets flowing into the network anywhere in the line ([`Analysis::secret_flows`] with
+    /// no files remembered from earlier calls). Returns the secret's word.
     pub fn secret_egress(&self) -> Option<SecretFlow> {
-        // Words of a command that name what it reads or sends: its arguments (less the key
-        // an SSH client authenticates with: it is used, not sent) and its `<` inputs.
-        let cmd_secret = |c: &SimpleCommand| -> Option<SecretFlow> {
-            let ssh_like = matches!(c.program.as_str(), "ssh" | "scp" | "sftp" | "rsync" | "git");
-            let mut skip_next = false;
-            for w in std::iter::once(&c.program).chain(c.args.iter()) {
-                if skip_next {
-                    skip_next = false;
-                    continue;
-                }
-                if ssh_like && w == "-i" {
-                    skip_next = true;
-                    continue;
-                }
-                if ssh_like && (w.contains("IdentityFile") || w.starts_with("-i")) {
-                    continue;
-                }
-                if is_secret_path(w) {
-                    return Some(SecretFlow {
-                        word: w.clone(),
-                        file: true,
-                    });
-                }
-                if is_secret_var(w) {
-                    return Some(SecretFlow {
-                        word: w.clone(),
-                        file: false,
-                    });
-                }
-            }
-            if let Some(r) = c.redirect_reads.iter().find(|r| is_secret_path(r)) {
-                return Some(SecretFlow {
-                    word: r.clone(),
-                    file: true,
-                });
-            }
-            // The whole environment (`env | curl -d @- …`, `printenv > /dev/tcp/…`).
-            if matches!(c.program.as_str(), "env" | "printenv")
-                && c.args.iter().all(|a| a.starts_with('-'))
-            {
-                return Some(SecretFlow {
-                    word: c.program.clone(),
-                    file: true,
-                });
-            }
-            None
-        };
-        for (pi, p) in self.pipelines.iter().enumerate() {
-            let net = p.iter().any(|c| c.is_network());
-            if net {
-                for c in p {
-                    if let Some(s) = cmd_secret(c) {
-                        return Some(s);
-                    }
-                }
-            }
-            // A substitution feeding a network command (`ping $(cat .env).x`).
-            for (npi, nci, n) in &self.nested {
-                if *npi != pi {
-                    continue;
-                }
-                let owner_net = p.get(*nci).is_some_and(|c| c.is_network()) || net;
-                if owner_net {
-                    for c in n.all_commands() {
-                        if let Some(s) = cmd_secret(c) {
-                            return Some(s);
-                        }
-                    }
-                }
-            }
-        }
-        for (_, _, n) in &self.nested {
-            if let Some(s) = n.secret_egress() {
-                return Some(s);
-            }
-        }
-        None
+        self.secret_flows(&|_| None).egress
     }
 }
 

@@ -33,7 +33,10 @@ mod testing;
 mod writes;
 
 pub use command::{Dir, SimpleCommand};
-pub use flows::{glob_match, is_secret_path, is_secret_var, SecretFlow};
+pub use flows::{
+    glob_match, is_secret_path, is_secret_var, secret_kind, Flows, SecretFlow, SecretKind,
+    SecretRead,
+};
 pub use writes::{WriteKind, WriteTarget};
 
 use expand::Vars;

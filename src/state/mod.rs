@@ -14,14 +14,15 @@
 //! Tables: `sessions` (taint), `prov_values` (distinctive values and where each came from),
 //! `prompts` (the user's own words, normalized), `decisions` (the audit), `approvals`
 //! (one-time approvals given with `intentshield approve`), `call_args` (the arguments of asked
-//! and denied calls, masked and capped, shown by `approve` and `log`), `mcp_servers` and `mcp_tools` (the
+//! and denied calls, masked and capped, shown by `approve` and `log`), `session_files` (files
+//! a session's shell calls wrote secrets or downloads into), `mcp_servers` and `mcp_tools` (the
 //! MCP catalog the proxy shares with the hook: launch pins, fingerprints, quarantine, the
 //! operator's read-only decision).
 //!
 //! Files: this one opens the database and runs transactions; `schema.rs` holds the DDL and
 //! migrations; `sessions.rs` taint and housekeeping; `values.rs` provenance values and
 //! prompts; `audit.rs` the decision rows; `approvals.rs` one-time approvals; `catalog.rs` the
-//! MCP catalog tables. Each adds an `impl Store` block; [`Store`]'s connection is private to
+//! MCP catalog tables; `files.rs` the session's remembered files. Each adds an `impl Store` block; [`Store`]'s connection is private to
 //! this module, so no SQL is written anywhere else.
 
 use rusqlite::{Connection, OpenFlags};
@@ -31,6 +32,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 mod approvals;
 mod audit;
 mod catalog;
+mod files;
 mod repair;
 mod schema;
 mod sessions;

@@ -21,15 +21,16 @@ pub const COMPANIONS: [&str; 3] = ["-wal", "-shm", "-journal"];
 
 /// Every table the schema creates; a file that lacks one was not written by us (or was
 /// damaged), and every hook on it would fail.
-const TABLES: [&str; 8] = [
-    "sessions",
-    "prov_values",
-    "prompts",
-    "decisions",
-    "approvals",
-    "mcp_servers",
-    "mcp_tools",
-    "call_args",
+const TABLES: [(&str, i64); 9] = [
+    ("sessions", 1),
+    ("prov_values", 1),
+    ("prompts", 1),
+    ("decisions", 1),
+    ("approvals", 1),
+    ("mcp_servers", 1),
+    ("mcp_tools", 1),
+    ("call_args", 2),
+    ("session_files", 3),
 ];
 
 /// True for SQLite errors that mean the file is damaged or not a database at all (as opposed
@@ -115,7 +116,11 @@ pub fn health(db: &Path) -> Health {
         // An empty file (or a database with nothing of ours yet): the hook creates the schema.
         return Health::Healthy;
     }
-    for t in TABLES {
+    // (A table newer than the file's schema is created by its migration on the next open.)
+    for (t, since) in TABLES {
+        if version < since {
+            continue;
+        }
         let sql = format!("SELECT 1 FROM {t} LIMIT 1");
         if let Err(e) = conn.query_row(&sql, [], |_| Ok(())).or_else(|e| match e {
             rusqlite::Error::QueryReturnedNoRows => Ok(()),

@@ -4,7 +4,7 @@ use super::{Result, StateError, Store};
 use rusqlite::TransactionBehavior;
 
 /// The schema version this build writes and understands.
-pub(super) const SCHEMA_VERSION: i64 = 2;
+pub(super) const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE IF NOT EXISTS sessions(
@@ -97,6 +97,21 @@ CREATE TABLE IF NOT EXISTS call_args(
 );
 ";
 
+/// Version 3: files a session's shell calls wrote secret data into or downloaded into
+/// (`kind` `secret` or `download`, see `crate::session::FileKind`), so that a later call
+/// uploading or running one is judged with what the earlier call did; `source` is that call's
+/// command (cut), for the evidence.
+const SCHEMA_V3: &str = "
+CREATE TABLE IF NOT EXISTS session_files(
+  session_id TEXT NOT NULL,
+  path TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  source TEXT NOT NULL,
+  seen_at INTEGER NOT NULL,
+  PRIMARY KEY(session_id, path, kind)
+) WITHOUT ROWID;
+";
+
 impl Store {
     /// The file's `PRAGMA user_version`.
     pub(super) fn schema_version(&self) -> Result<i64> {
@@ -128,6 +143,9 @@ impl Store {
         }
         if v < 2 {
             tx.execute_batch(SCHEMA_V2)?;
+        }
+        if v < 3 {
+            tx.execute_batch(SCHEMA_V3)?;
         }
         if v < 1 {
             // A new database knows when it began (one migrated from version 1 does not: it
@@ -200,5 +218,31 @@ mod tests {
             .query_row("SELECT count(*) FROM call_args", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 0);
+    }
+
+    #[test]
+    fn version_2_database_gains_session_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v2.db");
+        {
+            let c = rusqlite::Connection::open(&path).unwrap();
+            c.execute_batch(SCHEMA_V1).unwrap();
+            c.execute_batch(SCHEMA_V2).unwrap();
+            c.execute_batch(
+                "INSERT INTO sessions(id, harness, created_at, last_seen, tainted) VALUES('s','claude',1,1,0);
+                 PRAGMA user_version=2;",
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), 3);
+        let files = vec![crate::session::SessionFile {
+            path: "/tmp/b.tgz".into(),
+            kind: crate::session::FileKind::Secret,
+            source: "tar czf /tmp/b.tgz ~/.ssh".into(),
+        }];
+        s.record_files("s", &files).unwrap();
+        assert_eq!(s.session_files("s", 10).unwrap(), files);
+        assert!(s.session_files("other", 10).unwrap().is_empty());
     }
 }

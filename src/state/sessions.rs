@@ -118,6 +118,10 @@ impl Store {
             "DELETE FROM prompts WHERE session_id IN (SELECT id FROM sessions WHERE last_seen < ?1)",
             params![cutoff],
         )?;
+        self.conn.execute(
+            "DELETE FROM session_files WHERE session_id IN (SELECT id FROM sessions WHERE last_seen < ?1)",
+            params![cutoff],
+        )?;
         let s = self
             .conn
             .execute("DELETE FROM sessions WHERE last_seen < ?1", params![cutoff])?;

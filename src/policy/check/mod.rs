@@ -13,6 +13,7 @@ pub mod injection;
 pub mod provenance;
 pub mod quarantine;
 pub mod review;
+pub mod secrets;
 pub mod taint;
 pub mod tamper;
 #[cfg(test)]
@@ -35,6 +36,7 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("injection", injection::check),
     ("builtin", builtin::check),
     ("tamper", tamper::check),
+    ("secrets", secrets::check),
     ("allow", allow::check),
     ("provenance", provenance::check),
     ("taint", taint::check),
@@ -175,6 +177,7 @@ pub fn pre_tool(
     }
     let rewritten = call.rewritten;
     let mut best = call.verdicts.into_best();
+    let mut effects = call.effects;
     if let (Some(w), Some(before)) = (call.waiver, before_waiver) {
         best = waive(w, before, best, rewritten.as_ref());
     }
@@ -189,9 +192,14 @@ pub fn pre_tool(
             d.rules.extend(r.rules.iter().cloned());
         }
     }
+    // Files are remembered only for a call that may run (allowed, or asked and then approved
+    // by the person): a denied call wrote nothing.
+    if d.verdict == Verdict::Deny {
+        effects.retain(|e| !matches!(e, Effect::RecordFiles(_)));
+    }
     Evaluation {
         decision: d,
-        effects: call.effects,
+        effects,
     }
 }
 

@@ -121,19 +121,19 @@ pub fn check(call: &mut Call<'_>) {
             );
         }
     }
-    if kind_ == ToolKind::FileRead {
-        if let Some(p) = readwrite::file_paths(&call.tool)
+    // Secret files read by the Read tool or the shell: the same decision for both.
+    if let Some((p, _)) =
+        readwrite::secret_reads(&call.tool, call.facts.sh.as_ref(), &call.ctx.paths)
             .into_iter()
-            .find(|p| crate::shell::is_secret_path(p))
-        {
-            call.verdicts.add(
-                Decision::new(
-                    Verdict::Ask,
-                    Reason::TaintedSecretRead,
-                    format!("{name} reads the secret file {p} in a tainted session"),
-                )
-                .rule("taint.secret_read"),
-            );
-        }
+            .next()
+    {
+        call.verdicts.add(
+            Decision::new(
+                Verdict::Ask,
+                Reason::TaintedSecretRead,
+                format!("{name} reads the secret file {p} in a tainted session"),
+            )
+            .rule("taint.secret_read"),
+        );
     }
 }

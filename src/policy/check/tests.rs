@@ -145,10 +145,18 @@ impl Case {
         if let Some(x) = &self.evidence {
             differ("evidence", format!("{:?}", d.evidence), format!("{x:?}"));
         }
+        // Remembered files (downloads, secrets written) are checked by rows that name them.
+        let remembers = |x: &Effect| matches!(x, Effect::RecordFiles(_));
+        let named = self.effects.iter().any(remembers);
+        let got: Vec<&Effect> = e
+            .effects
+            .iter()
+            .filter(|x| named || !remembers(x))
+            .collect();
         differ(
             "effects",
-            format!("{:?}", e.effects),
-            format!("{:?}", self.effects),
+            format!("{got:?}"),
+            format!("{:?}", self.effects.iter().collect::<Vec<_>>()),
         );
         differ(
             "updated_input",
@@ -200,6 +208,7 @@ fn the_checks_run_in_this_order() {
             "injection",
             "builtin",
             "tamper",
+            "secrets",
             "allow",
             "provenance",
             "taint",
@@ -666,11 +675,24 @@ fn taint() {
             .effects(vec![widened("slack/read_channel", &["acme-corp"])]),
         allow("scope keys only count for MCP tools", Tool::new("Grep", crate::event::ToolKind::FileRead, None, json!({"pattern": "x", "repo": "acme/other"})))
             .view(View::tainted()),
-        ask("a secret file read", read_file("~/.aws/credentials"), "taint.secret_read")
+        ask("a secret file read", read_file(".env"), "taint.secret_read")
             .view(View::tainted())
-            .message("Read reads the secret file ~/.aws/credentials in a tainted session")
+            .message("Read reads the secret file .env in a tainted session")
             .rules(&["taint.secret_read"]),
-        allow("a secret file read in a clean session", read_file("~/.aws/credentials")),
+        ask("the shell reads it: the same decision", shell("cat .env"), "taint.secret_read")
+            .view(View::tainted())
+            .rules(&["taint.secret_read"]),
+        allow("an env file read in a clean session", read_file(".env")),
+        allow("by the shell too", shell("grep API_URL .env")),
+        deny("cloud credentials read in a tainted session", read_file("~/.aws/credentials"), "secret.read_key")
+            .view(View::tainted()),
+        ask("cloud credentials read in a clean session", read_file("~/.aws/credentials"), "secret.read_key"),
+        deny("a private key read by the shell, tainted", shell("cat ~/.ssh/id_rsa"), "secret.read_key")
+            .view(View::tainted()),
+        ask("another process's environment", shell("ps eww"), "secret.read_key"),
+        ask("/proc/*/environ", shell("cat /proc/1/environ"), "secret.read_key"),
+        allow("the session's own environment", shell("env")),
+        allow("a key only used", shell("ssh -i ~/.ssh/id_rsa host.invalid uptime")),
         allow("an example env file", read_file(".env.example"))
             .view(View::tainted()),
         deny("toxic flow: a tainted scope's name in a write", issue("contents of acme/private-repo: keys"), "provenance.toxic_flow")
@@ -1053,8 +1075,8 @@ fn tamper_protected_folders() {
         deny("managed settings in /etc", write_file("/etc/claude-code/managed-settings.json", "{\"disableAllHooks\":true}"), PP),
         ask("a computed folder removed", shell("rm -rf $(printf '%s/.claude' ~)"), PP),
         ask("a computed folder in backticks", shell("rm -rf `echo ~/.claude`"), PP),
-        ask("a shell start-up file", shell("echo 'export CLAUDE_CONFIG_DIR=/tmp/cc' >> ~/.bashrc"), PP),
-        ask("the global git config", shell("printf '[core]\\n\\tfsmonitor = x\\n' >> ~/.gitconfig"), PP),
+        ask("a shell start-up file", shell("echo 'export CLAUDE_CONFIG_DIR=/tmp/cc' >> ~/.bashrc"), "persist.write"),
+        ask("the global git config", shell("printf '[core]\\n\\tfsmonitor = x\\n' >> ~/.gitconfig"), "persist.write"),
         deny("a script fed to sh by echo", shell("echo 'rm -rf ~/.claude' | sh"), PP),
         deny("a script written then sourced", shell("echo 'rm -rf ~/.claude' > x.sh; . ./x.sh"), PP),
         deny("a script written by a here-document then run", shell("cat > x.sh <<'EOF'\nrm -rf ~/.claude\nEOF\nbash x.sh"), PP),
@@ -1072,7 +1094,7 @@ fn tamper_protected_folders() {
         ask("~- removed whole", shell("cd ~ && cd /tmp && rm -rf ~-"), "builtin.protected_path"),
         deny("git config --global filter", shell("git config --global filter.x.clean 'sh -c id'"), PP),
         deny("git config diff.external", shell("git config --global diff.external /tmp/x"), PP),
-        ask("the system git config", shell("printf '[core]\\n\\tfsmonitor = x\\n' >> /etc/gitconfig"), PP),
+        ask("the system git config", shell("printf '[core]\\n\\tfsmonitor = x\\n' >> /etc/gitconfig"), "persist.write"),
         allow("git config --global user.name", shell("git config --global user.name 'Dev'")),
         allow("git config --global alias of git subcommands", shell("git config --global alias.unstage 'reset HEAD --'")),
         allow("git config alias read back", shell("git config alias.unstage")),
@@ -1104,7 +1126,7 @@ fn tamper_protected_folders() {
         allow("a nested claude with a prompt", shell("claude -p 'add a test for the parser'")),
         allow("rm -rf node_modules", shell("rm -rf node_modules && npm ci")),
         allow("rm -rf build in a subshell", shell("(cd web && rm -rf dist) && npm run build")),
-        allow("a Claude agent file", write_file(".claude/agents/reviewer.md", "# reviewer")),
+        ask("a Claude agent file (runs in later sessions)", write_file(".claude/agents/reviewer.md", "# reviewer"), "persist.write"),
         allow("mkdir in the project .claude", shell("mkdir -p .claude/commands")),
         allow("cp a build into home", shell("cp target/release/tool ~/")),
         allow("tar into a build folder", shell("tar xzf dist.tgz -C build")),
@@ -1505,7 +1527,7 @@ fn a_paused_project_sets_later_objections_aside_and_nothing_before_them() {
         ask(
             "a shell start-up file, and an injected host",
             shell("echo x >> ~/.bashrc && curl https://evil.invalid/"),
-            "builtin.protected_path",
+            "persist.write",
         )
         .view(View::clean().origin("evil.invalid", Origin::OutputInjected))
         .paused(),
@@ -1651,10 +1673,10 @@ fn an_allowed_host_waives_only_a_single_plain_command_whose_every_host_is_allowe
     }
     run(rows);
     run(vec![
-        ask(
-            "an authorized_keys append before it",
+        deny(
+            "an authorized_keys append before it (persistence in a tainted session)",
             shell("echo key >> ~/.ssh/authorized_keys; curl https://api.github.com"),
-            TS,
+            "persist.write",
         )
         .view(t())
         .config(hosts()),

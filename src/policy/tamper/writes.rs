@@ -370,17 +370,12 @@ pub(super) fn protected_write(
                             finding(Verdict::Deny, rule, format!("{name} copies into {t} over a file that configures an agent, its hooks or this guard"), t),
                         )
                     }
-                    Some(Protection::Holds(rule) | Protection::Sensitive(rule)) => {
+                    Some(Protection::Holds(rule)) => {
                         ask.get_or_insert(
                             finding(Verdict::Ask, rule, into_message(&name, &t), t.clone()),
                         );
                     }
                 }
-            }
-            Some(Protection::Sensitive(rule)) => {
-                ask.get_or_insert(
-                    finding(Verdict::Ask, rule, format!("{name} writes {t}, which changes how the agent's harness or its tools start (environment, aliases, programs git runs)"), t.clone()),
-                );
             }
             Some(Protection::Holds(rule)) => {
                 ask.get_or_insert(

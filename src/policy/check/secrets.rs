@@ -1,0 +1,124 @@
+//! Check 6: secrets by kind and persistence, for every tool.
+//! - Private keys, cloud credentials and other processes' environments read by any tool (the
+//!   shell included) → ask in a clean session, deny in a tainted one (`secret.read_key`).
+//! - A file an earlier shell call of the session wrote secret data into, uploaded now → deny
+//!   (`shell.secret_egress`, the earlier call as evidence); a file an earlier call downloaded,
+//!   run now → deny (`shell.download_then_run`, as a download piped into a shell).
+//! - Writes to persistence targets (`crate::policy::persist`) → ask in a clean session, deny in
+//!   a tainted one (`persist.write`).
+//! - Remembers (effect [`Effect::RecordFiles`]) the files this shell call writes secret data or
+//!   a download into; `check::pre_tool` drops the effect when the call is denied.
+
+use super::Call;
+use crate::decision::{Decision, Reason, Verdict};
+use crate::event::ToolKind;
+use crate::policy::{persist, readwrite};
+use crate::session::{Effect, FileKind, SessionFile};
+
+/// Longest command text kept as a remembered file's source (bytes).
+const SOURCE_MAX: usize = 200;
+
+/// Adds the secret-read, remembered-file and persistence verdicts, and the effect that
+/// remembers this call's files.
+pub fn check(call: &mut Call<'_>) {
+    let tainted = call.view.session.tainted;
+    let name = call.name.clone();
+    let paths = &call.ctx.paths;
+    let sh = call.facts.sh.as_ref();
+    if let Some((p, k)) = readwrite::secret_reads(&call.tool, sh, paths)
+        .into_iter()
+        .find(|(_, k)| k.read_is_sensitive())
+    {
+        let (verdict, when) = if tainted {
+            (Verdict::Deny, " in a tainted session")
+        } else {
+            (Verdict::Ask, "")
+        };
+        call.verdicts.add(
+            Decision::new(
+                verdict,
+                Reason::SecretReadKey,
+                format!("{name} reads {p}, {}{when}", k.describe()),
+            )
+            .rule("secret.read_key")
+            .evidence(p),
+        );
+    }
+    if let Some(d) = persist::check(&call.tool, sh, paths, tainted) {
+        call.verdicts.add(d);
+    }
+    if call.tool.kind != ToolKind::Shell {
+        return;
+    }
+    let Some(a) = sh else {
+        return;
+    };
+    let remembered = &call.view.files;
+    let resolve = |p: &str| paths.resolve(p).to_string_lossy().into_owned();
+    let known = |p: &str| -> Option<String> {
+        let r = resolve(p);
+        remembered
+            .iter()
+            .find(|f| f.kind == FileKind::Secret && f.path == r)
+            .map(|f| f.source.clone())
+    };
+    let flows = a.secret_flows(&known);
+    if let Some(s) = &flows.egress {
+        if s.word.contains("(written by:") {
+            call.verdicts.add(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::SecretEgress,
+                    format!("{name} sends a file an earlier call wrote secrets into ({}) to the network", s.word),
+                )
+                .rule("shell.secret_egress")
+                .evidence(s.word.clone()),
+            );
+        }
+    }
+    for r in &flows.runs {
+        let r = resolve(r);
+        if let Some(f) = remembered
+            .iter()
+            .find(|f| f.kind == FileKind::Download && f.path == r)
+        {
+            call.verdicts.add(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::PipeToShell,
+                    format!(
+                        "{name} runs {r}, which an earlier call downloaded ({}): code that was never seen",
+                        f.source
+                    ),
+                )
+                .rule("shell.download_then_run")
+                .evidence(f.source.clone()),
+            );
+            break;
+        }
+    }
+    let source = crate::text::cap(
+        call.tool.shell_command().unwrap_or_default().as_ref(),
+        SOURCE_MAX,
+    )
+    .to_string();
+    let mut files: Vec<SessionFile> = Vec::new();
+    for (p, _) in &flows.secret_files {
+        files.push(SessionFile {
+            path: resolve(p),
+            kind: FileKind::Secret,
+            source: source.clone(),
+        });
+    }
+    for p in &flows.downloads {
+        files.push(SessionFile {
+            path: resolve(p),
+            kind: FileKind::Download,
+            source: source.clone(),
+        });
+    }
+    files.retain(|f| !f.path.starts_with("/dev/"));
+    if !files.is_empty() {
+        call.effects.push(Effect::RecordFiles(files));
+    }
+}

@@ -1,0 +1,883 @@
+//! Secret sources by kind ([`SecretKind`], [`secret_kind`]), and secret data followed through a
+//! line ([`Analysis::secret_flows`]): which commands read a secret's content, which files they
+//! write it into, whether a network sink anywhere in the line receives it (through a pipe, a
+//! substitution, a variable, a loop or a file written earlier in the line), which files a
+//! download lands in, and which files the line runs.
+//!
+//! Where the kinds come from: the credential stores MITRE ATT&CK names under T1552.001
+//! (credentials in files), T1552.004 (private keys), T1552.007 (container API credentials) and
+//! T1555 (password stores, keychains); `/proc/PID/environ` and `ps e` are the process
+//! environments of T1552 ("unsecured credentials"); the `.env` family is the dotenv convention
+//! (`.env`, `.env.local`, `.envrc` of direnv, `*.tfvars` of Terraform).
+
+use super::super::command::SimpleCommand;
+use super::super::Analysis;
+use super::{glob_match, is_secret_var};
+
+/// What a secret source is. The policy decides by kind: private keys, cloud credentials and
+/// other processes' environments are asked about when read in a clean session; `.env`-style
+/// files get the Read tool's decision; every kind flowing to the network is denied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SecretKind {
+    /// An SSH, TLS or PGP private key, a PKCS#12 bundle, a keychain (`~/.ssh/id_*` but not
+    /// `*.pub`, `*.pem`, `*.key`, `*.p12`, `*.pfx`, `~/.gnupg`, `~/Library/Keychains`).
+    PrivateKey,
+    /// A cloud, registry or service credential store (`~/.aws/credentials`, gcloud, Azure,
+    /// kubeconfig, Docker, `~/.npmrc`, `~/.pypirc`, `~/.netrc`, `~/.git-credentials`, gh,
+    /// Terraform).
+    CloudCredential,
+    /// A project's environment file (`.env`, `.env.*` but not templates, `.envrc`, `*.tfvars`,
+    /// `secrets.*`, a project's `.npmrc`).
+    EnvFile,
+    /// Another process's environment (`/proc/*/environ`, `ps e`).
+    ProcessEnv,
+    /// The shell's own environment printed whole (`env`, `printenv`, `set`, `export -p`).
+    EnvDump,
+    /// A folder that contains secrets (`~`, `~/.config`): archived or copied whole, it carries
+    /// them.
+    Folder,
+}
+
+impl SecretKind {
+    /// A short name for messages (`a private key`, `cloud credentials`, ...).
+    pub fn describe(self) -> &'static str {
+        match self {
+            SecretKind::PrivateKey => "a private key",
+            SecretKind::CloudCredential => "cloud credentials",
+            SecretKind::EnvFile => "an environment file",
+            SecretKind::ProcessEnv => "another process's environment",
+            SecretKind::EnvDump => "the whole environment",
+            SecretKind::Folder => "a folder holding secrets",
+        }
+    }
+
+    /// True for the kinds whose mere read is asked about in a clean session (and denied in a
+    /// tainted one): private keys, cloud credentials, other processes' environments.
+    pub fn read_is_sensitive(self) -> bool {
+        matches!(
+            self,
+            SecretKind::PrivateKey | SecretKind::CloudCredential | SecretKind::ProcessEnv
+        )
+    }
+}
+
+/// `word` without quotes, curl's `@` and `name=@` prefixes, and a `--opt=` prefix: the path it
+/// names, if it names one.
+pub(crate) fn path_of_word(word: &str) -> &str {
+    let p = word.trim_matches(|c| c == '"' || c == '\'');
+    let p = p.strip_prefix('@').unwrap_or(p); // curl -d @file
+    let p = p.strip_prefix('<').unwrap_or(p); // curl -F f=<file
+    p.split_once('=')
+        .map(|(_, v)| {
+            let v = v.strip_prefix('@').unwrap_or(v);
+            v.strip_prefix('<').unwrap_or(v)
+        })
+        .filter(|v| v.contains('/') || v.starts_with('.') || v.starts_with('~'))
+        .unwrap_or(p)
+}
+
+/// The kind of secret a path, or a glob that can match one, names; `None` for anything else.
+/// The word may carry curl's `@`/`name=@` prefixes and quotes. A glob counts only when it can
+/// match a secret (`~/.aws/cred*`, `~/.ssh/id_*`, `.env*`, `/proc/*/environ`, `*.pem`), not
+/// when it cannot (`dist/*`, `build/*.whl`: the shell's `*` does not match a leading dot).
+pub fn secret_kind(word: &str) -> Option<SecretKind> {
+    let p = path_of_word(word);
+    if p.is_empty() || p.len() > 4096 {
+        return None;
+    }
+    if p.contains(['*', '?', '[']) {
+        return glob_kind(p);
+    }
+    path_kind(p)
+}
+
+/// Home folders as written: `~`, `$HOME`, `/home/NAME`, `/Users/NAME`, `/root`.
+fn home_rest(p: &str) -> Option<&str> {
+    for h in ["~", "$HOME", "${HOME}"] {
+        if p == h {
+            return Some("");
+        }
+        if let Some(r) = p.strip_prefix(h).and_then(|r| r.strip_prefix('/')) {
+            return Some(r);
+        }
+    }
+    if p == "/root" {
+        return Some("");
+    }
+    if let Some(r) = p.strip_prefix("/root/") {
+        return Some(r);
+    }
+    for base in ["/home/", "/Users/"] {
+        if let Some(r) = p.strip_prefix(base) {
+            return Some(r.split_once('/').map_or("", |(_, rest)| rest));
+        }
+    }
+    None
+}
+
+/// Cloud and service credential files, relative to a home folder.
+const HOME_CREDENTIALS: &[&str] = &[
+    ".aws/credentials",
+    ".aws/config",
+    ".kube/config",
+    ".docker/config.json",
+    ".npmrc",
+    ".pypirc",
+    ".netrc",
+    ".pgpass",
+    ".git-credentials",
+    ".config/gh/hosts.yml",
+    ".config/hub",
+    ".terraform.d/credentials.tfrc.json",
+    ".vault-token",
+    ".boto",
+    ".s3cfg",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".gem/credentials",
+    ".config/rclone/rclone.conf",
+    ".config/doctl/config.yaml",
+    ".my.cnf",
+];
+
+/// Folders under a home folder every file of which is a credential.
+const HOME_CREDENTIAL_DIRS: &[&str] = &[".config/gcloud", ".azure", ".aws", ".kube", ".docker"];
+
+/// Folders under a home folder that hold private keys.
+const HOME_KEY_DIRS: &[&str] = &[".ssh", ".gnupg", "Library/Keychains", ".password-store"];
+
+/// The kind of a path without glob characters.
+fn path_kind(p: &str) -> Option<SecretKind> {
+    let trimmed = p.trim_end_matches('/');
+    let trimmed = if trimmed.is_empty() { p } else { trimmed };
+    let lower = trimmed.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    // Other processes' environments.
+    if lower.starts_with("/proc/") && name == "environ" {
+        return Some(SecretKind::ProcessEnv);
+    }
+    if let Some(rest) = home_rest(trimmed) {
+        let rest = rest.trim_end_matches('/');
+        if rest.is_empty() || rest == ".config" || rest == ".local/share" {
+            return Some(SecretKind::Folder);
+        }
+        if HOME_KEY_DIRS
+            .iter()
+            .any(|d| rest == *d || rest.starts_with(&format!("{d}/")))
+        {
+            return key_dir_file(rest);
+        }
+        if HOME_CREDENTIALS.contains(&rest) {
+            return Some(SecretKind::CloudCredential);
+        }
+        if HOME_CREDENTIAL_DIRS
+            .iter()
+            .any(|d| rest == *d || rest.starts_with(&format!("{d}/")))
+        {
+            return Some(SecretKind::CloudCredential);
+        }
+    }
+    // A key folder named relatively (`.ssh`, `.ssh/id_rsa`, `backup/.ssh/id_ed25519`).
+    if let Some(i) = lower.find(".ssh") {
+        let at_start = i == 0 || lower.as_bytes()[i - 1] == b'/';
+        let rest = &lower[i..];
+        if at_start && (rest == ".ssh" || rest.starts_with(".ssh/")) {
+            return key_dir_file(rest);
+        }
+    }
+    if lower.contains(".aws/credentials")
+        || lower.contains(".config/gcloud/")
+        || lower.contains("application_default_credentials")
+        || lower.contains(".azure/")
+        || lower.contains(".kube/config")
+        || lower.contains(".docker/config.json")
+        || lower.contains(".gnupg/private-keys")
+    {
+        return Some(SecretKind::CloudCredential);
+    }
+    if matches!(
+        name,
+        ".netrc" | ".pgpass" | ".git-credentials" | "credentials.json" | ".vault-token"
+    ) {
+        return Some(SecretKind::CloudCredential);
+    }
+    if matches!(name, ".npmrc" | ".pypirc") {
+        return Some(SecretKind::EnvFile);
+    }
+    if let Some(k) = key_file_name(name) {
+        return Some(k);
+    }
+    env_file_name(name).then_some(SecretKind::EnvFile)
+}
+
+/// A file in a key folder (`.ssh/...`, `.gnupg/...`), `rest` relative to the home folder (or
+/// starting at `.ssh`): private keys are secrets, public keys, `known_hosts`, `config` and
+/// `authorized_keys` are not; the folder itself is.
+fn key_dir_file(rest: &str) -> Option<SecretKind> {
+    let lower = rest.to_ascii_lowercase();
+    let mut parts = lower.splitn(2, '/');
+    let dir = parts.next().unwrap_or("");
+    let Some(file) = parts.next().filter(|f| !f.is_empty()) else {
+        return Some(SecretKind::PrivateKey); // the whole folder
+    };
+    let name = file.rsplit('/').next().unwrap_or(file);
+    if dir == ".ssh" {
+        let public = name.ends_with(".pub")
+            || matches!(
+                name,
+                "known_hosts" | "known_hosts.old" | "config" | "authorized_keys" | "environment"
+            );
+        return (!public).then_some(SecretKind::PrivateKey);
+    }
+    if name.ends_with(".pub") || name == "pubring.kbx" || name == "trustdb.gpg" {
+        return None;
+    }
+    Some(SecretKind::PrivateKey)
+}
+
+/// A key file by its name (`*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.ppk`, `id_rsa`...), less
+/// names that say they are public (`cert.pem`, `ca.pem`, `fullchain.pem`, `*.pub.pem`).
+fn key_file_name(name: &str) -> Option<SecretKind> {
+    if matches!(
+        name,
+        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk"
+    ) {
+        return Some(SecretKind::PrivateKey);
+    }
+    let key_ext = [".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore"]
+        .iter()
+        .any(|e| name.ends_with(e));
+    let pem = name.ends_with(".pem");
+    if !(key_ext || pem) {
+        return None;
+    }
+    let public = if pem {
+        [
+            "pub", "cert", "crt", "chain", "ca.", "ca-", "ca_", "bundle", "csr",
+        ]
+        .iter()
+        .any(|w| name.contains(w))
+            && !name.contains("private")
+    } else {
+        name.contains("pub")
+    };
+    (!public).then_some(SecretKind::PrivateKey)
+}
+
+/// `.env`, `.env.*` (not `.example`, `.sample`, `.template`, `.dist`, `.defaults`, `.schema`),
+/// `.envrc`, `*.tfvars`, `*.tfvars.json`, `secrets.*`.
+fn env_file_name(name: &str) -> bool {
+    if name == ".env" || name == ".envrc" {
+        return true;
+    }
+    if name.starts_with(".env.") && !is_env_template(name) {
+        return true;
+    }
+    if name.ends_with(".tfvars") || name.ends_with(".tfvars.json") {
+        return !is_env_template(name);
+    }
+    if let Some(rest) = name.strip_prefix("secrets.") {
+        return !rest.is_empty() && !is_env_template(name);
+    }
+    false
+}
+
+/// True for a template of an environment file (`.env.example`, `x.tfvars.sample`...).
+pub(crate) fn is_env_template(name: &str) -> bool {
+    [
+        "example", "sample", "template", "dist", "defaults", "schema",
+    ]
+    .iter()
+    .any(|s| name.contains(s))
+}
+
+/// Secret paths a glob is tried against (shell `*` does not match a leading dot).
+const SAMPLES: &[&str] = &[
+    "~/.ssh/id_rsa",
+    "~/.ssh/id_ed25519",
+    "~/.ssh/id_ecdsa",
+    "~/.aws/credentials",
+    "~/.aws/config",
+    "~/.kube/config",
+    "~/.docker/config.json",
+    "~/.netrc",
+    "~/.npmrc",
+    "~/.pypirc",
+    "~/.pgpass",
+    "~/.git-credentials",
+    "~/.config/gh/hosts.yml",
+    "~/.config/gcloud/credentials.db",
+    "~/.config/gcloud/application_default_credentials.json",
+    "~/.azure/accessTokens.json",
+    "~/.gnupg/private-keys-v1.d/key.key",
+    "/proc/self/environ",
+    "/proc/1/environ",
+    "/proc/1/task/1/environ",
+];
+
+/// Secret names a glob without a folder (or with a project folder) is tried against.
+const NAME_SAMPLES: &[&str] = &[".env", ".env.local", ".env.production", ".envrc"];
+
+/// The kind of secret a glob can match, if any.
+fn glob_kind(p: &str) -> Option<SecretKind> {
+    // The pattern with each wildcard made one ordinary character: `*.pem` is `x.pem`,
+    // `secrets.*` is `secrets.x`.
+    let filled: String = {
+        let mut out = String::new();
+        let mut in_class = false;
+        for c in p.chars() {
+            match c {
+                '[' => {
+                    in_class = true;
+                    out.push('x');
+                }
+                ']' if in_class => in_class = false,
+                _ if in_class => {}
+                '*' | '?' => out.push('x'),
+                _ => out.push(c),
+            }
+        }
+        out
+    };
+    if let Some(k) = path_kind(&filled).filter(|k| *k != SecretKind::Folder) {
+        return Some(k);
+    }
+    let pat_parts: Vec<&str> = p.trim_end_matches('/').split('/').collect();
+    let home_form = |s: &str| -> Vec<String> {
+        match s.strip_prefix("~/") {
+            Some(rest) => ["~", "$HOME", "${HOME}", "/root", "/home/u", "/Users/u"]
+                .iter()
+                .map(|h| format!("{h}/{rest}"))
+                .collect(),
+            None => vec![s.to_string()],
+        }
+    };
+    for s in SAMPLES {
+        for full in home_form(s) {
+            let parts: Vec<&str> = full.split('/').collect();
+            if parts.len() == pat_parts.len()
+                && pat_parts
+                    .iter()
+                    .zip(&parts)
+                    .all(|(a, b)| component_match(a, b))
+            {
+                return path_kind(&full);
+            }
+        }
+    }
+    // A file-name glob in a project folder (`.env*`, `config/.e*`).
+    let last = pat_parts.last().copied().unwrap_or("");
+    let absolute = p.starts_with('/') || p.starts_with('~') || p.starts_with('$');
+    let dirs = &pat_parts[..pat_parts.len().saturating_sub(1)];
+    if (!absolute || !pat_parts.iter().any(|x| x.contains(['*', '?', '['])))
+        && NAME_SAMPLES.iter().any(|n| component_match(last, n))
+        && !dirs
+            .iter()
+            .any(|x| x.contains(['*', '?', '[']) && !x.starts_with('.'))
+    {
+        return Some(SecretKind::EnvFile);
+    }
+    None
+}
+
+/// One path component against one glob component, the shell's way: a leading `.` is matched
+/// only by a leading `.` in the pattern.
+fn component_match(pat: &str, name: &str) -> bool {
+    if name.starts_with('.') && !pat.starts_with('.') {
+        return false;
+    }
+    if !pat.contains(['*', '?', '[']) {
+        return pat == name;
+    }
+    glob_match(pat, name)
+}
+
+/// Programs that use a key or credential they are given rather than output or send its
+/// content (`ssh -i KEY`, `openssl req -key KEY`, `chmod 600 KEY`, `ls ~/.ssh`).
+const USES_NOT_READS: &[&str] = &[
+    "ls",
+    "stat",
+    "test",
+    "[",
+    "[[",
+    "file",
+    "chmod",
+    "chown",
+    "chgrp",
+    "touch",
+    "mkdir",
+    "rm",
+    "rmdir",
+    "shred",
+    "ssh-add",
+    "ssh-keygen",
+    "ssh-copy-id",
+    "openssl",
+    "age",
+    "keytool",
+    "certbot",
+    "realpath",
+    "readlink",
+    "dirname",
+    "basename",
+    "du",
+    "wc",
+    "source",
+    ".",
+    "direnv",
+    "dotenv",
+    "echo",
+    "printf",
+    "cd",
+    "pushd",
+    "code",
+    "vim",
+    "vi",
+    "nvim",
+    "nano",
+    "emacs",
+    "setfacl",
+    "getfacl",
+    "lsattr",
+    "chattr",
+    "find",
+    "fd",
+    "tree",
+    "export",
+    "unset",
+    "mv",
+    "ln",
+];
+
+/// Options whose value is a key or config file the program uses for its own connection, not
+/// data it sends (`ssh -i`, `curl --key`/`--cert`, `docker --env-file`, `terraform
+/// -var-file`, `kubectl --kubeconfig`).
+fn uses_option(opt: &str, program: &str) -> bool {
+    let ssh_like = matches!(
+        program,
+        "ssh" | "scp" | "sftp" | "rsync" | "git" | "autossh"
+    );
+    (ssh_like && (opt == "-i" || opt == "-F"))
+        || matches!(
+            opt,
+            "--key"
+                | "--cert"
+                | "-E"
+                | "--cacert"
+                | "--capath"
+                | "--proxy-key"
+                | "--proxy-cert"
+                | "--private-key"
+                | "--certificate"
+                | "--ca-certificate"
+                | "--env-file"
+                | "-var-file"
+                | "--var-file"
+                | "--kubeconfig"
+                | "--config-file"
+                | "--netrc-file"
+                | "--identity-file"
+                | "--key-file"
+                | "--keyfile"
+        )
+}
+
+/// One secret a command reads, with the word that names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretRead {
+    /// The word as written (`~/.ssh/id_rsa`, `.env`, `ps`, `env`).
+    pub word: String,
+    /// The path it names, located by the `cd`s before it (and `tar -C`); the word for a
+    /// program-level source (`ps eww`).
+    pub path: String,
+    /// What it is.
+    pub kind: SecretKind,
+}
+
+impl SimpleCommand {
+    /// The secrets whose content this command reads (files it is given as operands or `<`
+    /// inputs, other processes' environments, environment dumps, `gpg --export-secret-keys`),
+    /// less keys it only uses (`ssh -i KEY`, `curl --key KEY`) and files it writes. Relative
+    /// names are located by the `cd`s before the command (`cd ~/.ssh && curl -T id_rsa`) and
+    /// by `tar -C DIR`.
+    pub fn secret_reads(&self) -> Vec<SecretRead> {
+        let mut out = Vec::new();
+        let p = self.program.as_str();
+        let writes = self.writes();
+        let uses_only = USES_NOT_READS.contains(&p);
+        let mut dir = self.dir.clone();
+        let mut skip_next = false;
+        let mut words = self.args.iter().peekable();
+        while let Some(w) = words.next() {
+            if skip_next {
+                skip_next = false;
+                continue;
+            }
+            if uses_option(w, p) {
+                skip_next = true;
+                continue;
+            }
+            if let Some((opt, _)) = w.split_once('=') {
+                if uses_option(opt, p) {
+                    continue;
+                }
+            }
+            if (p == "ssh" || p == "scp" || p == "git")
+                && (w.starts_with("-i") || w.contains("IdentityFile"))
+            {
+                continue;
+            }
+            // `tar -C DIR` changes where the operands after it are found.
+            if p == "tar" && (w == "-C" || w == "--directory") {
+                if let Some(d) = words.next() {
+                    dir = dir.cd(std::slice::from_ref(d));
+                }
+                continue;
+            }
+            if uses_only || writes.iter().any(|x| x == w) {
+                continue;
+            }
+            // An option is not a path (its value after `=` or `@` may be: `--data=@.env`).
+            if w.starts_with('-') && !w.contains(['=', '@']) {
+                continue;
+            }
+            let path = path_of_word(w);
+            let located = dir.locate(path).unwrap_or_else(|| path.to_string());
+            if let Some(kind) = secret_kind(&located).or_else(|| secret_kind(w)) {
+                // A home folder counts only for programs that copy or archive it whole.
+                if kind == SecretKind::Folder && !copies_whole(self) {
+                    continue;
+                }
+                out.push(SecretRead {
+                    word: w.clone(),
+                    path: located,
+                    kind,
+                });
+            }
+        }
+        for r in &self.redirect_reads {
+            let located = self.dir.locate(r).unwrap_or_else(|| r.clone());
+            if let Some(kind) = secret_kind(&located).filter(|k| *k != SecretKind::Folder) {
+                out.push(SecretRead {
+                    word: r.clone(),
+                    path: located,
+                    kind,
+                });
+            }
+        }
+        if let Some(kind) = program_source(self) {
+            out.push(SecretRead {
+                word: self.program.clone(),
+                path: self.program.clone(),
+                kind,
+            });
+        }
+        out
+    }
+}
+
+/// Programs that copy or archive a folder whole (so `tar czf x ~`, `rsync -a ~/ host:`,
+/// `zip -r x ~/.config` carry every secret in it).
+fn copies_whole(c: &SimpleCommand) -> bool {
+    let p = c.program.as_str();
+    match p {
+        "tar" | "bsdtar" => {
+            // Creating or appending an archive, not extracting one.
+            let first = c.args.first().map_or("", String::as_str);
+            let modes = |w: &str| {
+                (!w.starts_with("--") && (w.contains('c') || w.contains('r') || w.contains('u')))
+                    && !w.contains('x')
+            };
+            (!first.starts_with('-') && modes(first))
+                || c.args.iter().any(|w| {
+                    (w.starts_with('-') && !w.starts_with("--") && modes(w))
+                        || matches!(w.as_str(), "--create" | "--append")
+                })
+        }
+        "zip" | "7z" | "7za" | "rar" | "cpio" | "rclone" | "restic" | "borg" => true,
+        // The last operand is the destination.
+        "rsync" | "scp" | "cp" | "rsync-ssl" => true,
+        _ => false,
+    }
+}
+
+/// A secret source that is a program rather than a file: `ps e`/`ps eww`/`ps auxe` (other
+/// processes' environments), `env`/`printenv`/`set`/`export -p`/`declare -x` with no operands
+/// (the whole environment), `gpg --export-secret-keys`, `security dump-keychain` or
+/// `find-*-password -w` (macOS keychains).
+fn program_source(c: &SimpleCommand) -> Option<SecretKind> {
+    let a = &c.args;
+    match c.program.as_str() {
+        // BSD-style options (no dash) with `e`: show each process's environment.
+        "ps" => a
+            .iter()
+            .any(|w| {
+                !w.starts_with('-')
+                    && w.len() <= 8
+                    && w.contains('e')
+                    && w.chars().all(|ch| ch.is_ascii_alphabetic())
+            })
+            .then_some(SecretKind::ProcessEnv),
+        "env" | "printenv" if a.iter().all(|w| w.starts_with('-')) => Some(SecretKind::EnvDump),
+        "set" if a.is_empty() => Some(SecretKind::EnvDump),
+        "export" if a.is_empty() || a.iter().all(|w| w == "-p") => Some(SecretKind::EnvDump),
+        "declare" | "typeset"
+            if !a.is_empty()
+                && a.iter().all(|w| w.starts_with('-'))
+                && a.iter().any(|w| w.contains('x') || w.contains('p')) =>
+        {
+            Some(SecretKind::EnvDump)
+        }
+        "gpg" | "gpg2"
+            if a.iter()
+                .any(|w| w.starts_with("--export-secret") || w == "--export-ssh-key") =>
+        {
+            Some(SecretKind::PrivateKey)
+        }
+        "security"
+            if a.first().is_some_and(|s| {
+                s == "dump-keychain"
+                    || (s.starts_with("find-")
+                        && s.ends_with("-password")
+                        && a.iter().any(|w| w == "-w" || w == "-g"))
+            }) =>
+        {
+            Some(SecretKind::PrivateKey)
+        }
+        _ => None,
+    }
+}
+
+/// What a line does with secret data ([`Analysis::secret_flows`]).
+#[derive(Debug, Clone, Default)]
+pub struct Flows {
+    /// The first secret that reaches a network sink, if any.
+    pub egress: Option<super::SecretFlow>,
+    /// Every secret read, in order (nested commands included).
+    pub reads: Vec<SecretRead>,
+    /// Files the line writes secret data into, located (`tar czf /tmp/b.tgz ~/.ssh`,
+    /// `env > /tmp/e`), with the word of the secret.
+    pub secret_files: Vec<(String, String)>,
+    /// Files the line downloads into, located (`curl -o F`, `wget -O F`, `curl URL > F`).
+    pub downloads: Vec<String>,
+    /// Files the line runs, located (`sh F`, `bash F`, `./F`, `python F`, `source F`).
+    pub runs: Vec<String>,
+}
+
+/// The command a compound-command keyword word introduces, as a lexer that does not know
+/// compound commands leaves it (`do nslookup $c.x` read as program `do`); the command itself
+/// otherwise.
+fn behind_keyword(c: &SimpleCommand) -> std::borrow::Cow<'_, SimpleCommand> {
+    const KEYWORDS: &[&str] = &["do", "then", "else", "elif", "{", "!", "time"];
+    match c.args.split_first() {
+        Some((first, rest)) if KEYWORDS.contains(&c.program.as_str()) => {
+            let mut inner = c.clone();
+            inner.program = first.rsplit('/').next().unwrap_or(first).to_string();
+            inner.args = rest.to_vec();
+            std::borrow::Cow::Owned(inner)
+        }
+        _ => std::borrow::Cow::Borrowed(c),
+    }
+}
+
+/// Interpreters whose first operand is a script they run.
+const SCRIPT_RUNNERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "python", "python3", "python2", "node",
+    "perl", "ruby", "php", "source", ".", "deno", "bun", "pwsh", "Rscript", "lua", "tclsh",
+];
+
+impl Analysis {
+    /// Follows secret data through the line. `known` says whether a located path is a file
+    /// that received secret data in an earlier call of the session (its evidence), so that
+    /// uploading it now counts. A secret reaches a network sink when:
+    /// - a network command names it (a file, a glob that can match one, a variable, a file
+    ///   written with secret data earlier in the line or session);
+    /// - it is read earlier in the same pipeline (`cat .env | base64 | curl -d @- …`);
+    /// - a substitution that reads it feeds the network command (`ping $(cat .env).x`);
+    /// - it is read into the line's variables or a loop (`for c in $(base64 .env)`,
+    ///   `K=$(cat key)`, `… | while read l`) and a network command takes a `$` word.
+    pub fn secret_flows(&self, known: &dyn Fn(&str) -> Option<String>) -> Flows {
+        let mut f = Flows::default();
+        let mut secret_files: Vec<(String, String)> = Vec::new();
+        let mut vars_secret: Option<super::SecretFlow> = None;
+        self.walk_flows(known, &mut f, &mut secret_files, &mut vars_secret);
+        if f.egress.is_none() {
+            if let Some(v) = &vars_secret {
+                let net_with_var = self.all_commands().into_iter().any(|c| {
+                    let c = behind_keyword(c);
+                    c.is_network() && c.args.iter().any(|a| a.contains('$') || a.contains('…'))
+                });
+                if net_with_var {
+                    f.egress = Some(v.clone());
+                }
+            }
+        }
+        f.secret_files = secret_files;
+        f
+    }
+
+    fn walk_flows(
+        &self,
+        known: &dyn Fn(&str) -> Option<String>,
+        f: &mut Flows,
+        secret_files: &mut Vec<(String, String)>,
+        vars_secret: &mut Option<super::SecretFlow>,
+    ) {
+        // The secret word each nested analysis reads, by (pipeline, command).
+        let mut nested_secret: Vec<(usize, usize, super::SecretFlow)> = Vec::new();
+        for (pi, ci, n) in &self.nested {
+            let before = f.reads.len();
+            let mut inner = Flows::default();
+            n.walk_flows(known, &mut inner, secret_files, vars_secret);
+            if f.egress.is_none() {
+                f.egress = inner.egress.clone();
+            }
+            f.reads.extend(inner.reads);
+            f.downloads.extend(inner.downloads);
+            f.runs.extend(inner.runs);
+            let reads_secret = f.reads.len() > before
+                || n.all_commands()
+                    .iter()
+                    .any(|c| c.args.iter().any(|a| is_secret_var(a)));
+            if reads_secret {
+                let word = f
+                    .reads
+                    .get(before)
+                    .map_or_else(|| "$(…)".to_string(), |r| r.word.clone());
+                nested_secret.push((
+                    *pi,
+                    *ci,
+                    super::SecretFlow {
+                        word,
+                        file: f.reads.len() > before,
+                    },
+                ));
+            }
+        }
+        for (pi, p) in self.pipelines.iter().enumerate() {
+            let net = p.iter().any(SimpleCommand::is_network);
+            let mut carried: Option<super::SecretFlow> = None;
+            let mut first_own: Option<super::SecretFlow> = None;
+            let mut downloaded = false;
+            for (ci, c) in p.iter().enumerate() {
+                // What this command reads itself.
+                let mut own: Option<super::SecretFlow> = None;
+                for r in c.secret_reads() {
+                    if own.is_none() {
+                        own = Some(super::SecretFlow {
+                            word: r.word.clone(),
+                            file: true,
+                        });
+                    }
+                    f.reads.push(r);
+                }
+                let operand_paths = || {
+                    c.args
+                        .iter()
+                        .chain(&c.redirect_reads)
+                        .filter_map(|w| {
+                            let p = path_of_word(w);
+                            c.dir.locate(p).map(|l| (w.clone(), l))
+                        })
+                        .collect::<Vec<_>>()
+                };
+                if own.is_none() {
+                    for (w, l) in operand_paths() {
+                        let in_line = secret_files.iter().any(|(s, _)| *s == l);
+                        let earlier = known(&l);
+                        if in_line || earlier.is_some() {
+                            own = Some(super::SecretFlow {
+                                word: earlier
+                                    .map_or(w.clone(), |e| format!("{w} (written by: {e})")),
+                                file: true,
+                            });
+                            break;
+                        }
+                    }
+                }
+                if own.is_none() && c.is_network() {
+                    if let Some(w) = c.args.iter().find(|a| is_secret_var(a)) {
+                        own = Some(super::SecretFlow {
+                            word: w.clone(),
+                            file: false,
+                        });
+                    }
+                }
+                if let Some((_, _, s)) = nested_secret.iter().find(|(a, b, _)| *a == pi && *b == ci)
+                {
+                    if own.is_none() {
+                        own = Some(s.clone());
+                    }
+                    // A substitution read into a variable or a loop (`for x in $(…)`,
+                    // `K=$(…)`), or a command with no program: the line's variables hold it.
+                    if s.file && !c.is_network() {
+                        vars_secret.get_or_insert(s.clone());
+                    }
+                }
+                if first_own.is_none() {
+                    first_own.clone_from(&own);
+                }
+                let holds = own.clone().or_else(|| carried.clone());
+                if let Some(s) = &holds {
+                    if c.is_network() && f.egress.is_none() {
+                        f.egress = Some(s.clone());
+                    }
+                    if s.file {
+                        for w in c.writes() {
+                            if let Some(l) = c.dir.locate(&w) {
+                                if !secret_files.iter().any(|(x, _)| *x == l) {
+                                    secret_files.push((l, s.word.clone()));
+                                }
+                            }
+                        }
+                    }
+                    // Piped into a loop's `read` or `xargs`: the line's variables hold it.
+                    if carried.is_some()
+                        && s.file
+                        && matches!(c.program.as_str(), "read" | "while" | "xargs")
+                    {
+                        vars_secret.get_or_insert(s.clone());
+                    }
+                    carried = holds.clone();
+                }
+                // Downloads: what a downloader writes, and what the rest of its pipeline does.
+                if c.is_downloader() {
+                    downloaded = true;
+                }
+                if downloaded {
+                    for w in c.writes() {
+                        if let Some(l) = c.dir.locate(&w) {
+                            if !f.downloads.contains(&l) {
+                                f.downloads.push(l);
+                            }
+                        }
+                    }
+                }
+                // Files this command runs.
+                let prog_is_path = c.argv0.contains('/');
+                if prog_is_path {
+                    if let Some(l) = c.dir.locate(&c.argv0) {
+                        f.runs.push(l);
+                    }
+                }
+                if SCRIPT_RUNNERS.contains(&c.program.as_str()) {
+                    if let Some(script) = c.args.iter().find(|a| !a.starts_with('-')) {
+                        let code_flag = c
+                            .args
+                            .iter()
+                            .any(|a| matches!(a.as_str(), "-c" | "-e" | "-m"));
+                        if !code_flag {
+                            if let Some(l) = c.dir.locate(script) {
+                                f.runs.push(l);
+                            }
+                        }
+                    }
+                }
+            }
+            // A secret read anywhere in a pipeline that reaches the network.
+            if net && f.egress.is_none() {
+                f.egress = first_own;
+            }
+        }
+    }
+}
