@@ -78,21 +78,64 @@ const TLDR_CLEAN_EXCEPTIONS: &[(&str, &str)] = &[
         "right: a download piped into `sh -s`, which runs it unseen",
     ),
     (
-        "tldr:common:aws-s3-sync:4",
-        "WRONG (issue 10): a glob in a network command (`build/*`) is taken for a secret; the \
-         secret-egress rules (flows.rs, secrets helper) own the fix",
+        "tldr:common:at:2",
+        "right: `at` schedules a command to run later, outside the session: persistence, asked",
     ),
     (
-        "tldr:common:twine:1",
-        "WRONG (issue 10): the `dist/*` glob taken for a secret, as above",
+        "tldr:common:at:3",
+        "right: `at` schedules a command, as above",
     ),
     (
-        "tldr:common:twine:2",
-        "WRONG (issue 10): the `dist/*` glob taken for a secret, as above",
+        "tldr:common:batch:1",
+        "right: `batch` schedules a command, as `at`",
     ),
     (
-        "tldr:common:twine:6",
-        "WRONG (issue 10): the `dist/*` glob taken for a secret, as above",
+        "tldr:common:batch:2",
+        "right: `batch` schedules a command, as `at`",
+    ),
+    (
+        "tldr:linux:batch:2",
+        "right: `batch` schedules a command, as `at`",
+    ),
+    (
+        "tldr:linux:batch:3",
+        "right: `batch` schedules a command, as `at`",
+    ),
+    (
+        "tldr:common:crontab:1",
+        "right: edits the user's crontab (T1053.003): persistence, asked",
+    ),
+    (
+        "tldr:common:crontab:3",
+        "right: installs a file as the user's crontab: persistence, asked",
+    ),
+    (
+        "tldr:common:gh-gpg-key:2",
+        "right: uploads a file named like a private key (`id_ed25519`, not `.pub`) to GitHub",
+    ),
+    (
+        "tldr:common:kubectl-completion:6",
+        "right: writes into ~/.config/fish, which every new fish shell runs: persistence, asked",
+    ),
+    (
+        "tldr:linux:gcrane-completion:7",
+        "right: writes into ~/.config/fish, as above",
+    ),
+    (
+        "tldr:common:melt:2",
+        "right: prints a private key (`cat ~/.ssh/id_ed25519`) into the agent's context: asked",
+    ),
+    (
+        "tldr:linux:systemctl-edit:4",
+        "right: edits a systemd user unit (T1543.002): persistence, asked",
+    ),
+    (
+        "tldr:linux:systemctl-enable:3",
+        "right: enables a systemd user unit to start by itself: persistence, asked",
+    ),
+    (
+        "tldr:linux:wireplumber:1",
+        "right: enables a systemd user unit, as above",
     ),
 ];
 

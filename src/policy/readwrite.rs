@@ -373,7 +373,15 @@ pub fn secret_reads(
         }
         ToolKind::Shell => {
             if let Some(a) = sh {
-                for r in a.secret_flows(&|_| None).reads.into_iter().take(256) {
+                // Only content the command shows: a key handed to the program that uses it
+                // (`openvpn --secret KEY`, `step … root-ca.key`) is everyday work.
+                for r in a
+                    .secret_flows(&|_| None)
+                    .reads
+                    .into_iter()
+                    .filter(|r| r.shown)
+                    .take(256)
+                {
                     let k = if r.path.contains(['*', '?', '[']) {
                         Some(r.kind)
                     } else {

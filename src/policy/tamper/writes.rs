@@ -325,11 +325,16 @@ pub(super) fn protected_write(
             }
             // `git config [--global|--system|--file F] KEY VALUE` names a config file only for
             // a key whose value git runs as code: that is writing the hooks, whatever the scope.
-            Some(Protection::Is(rule) | Protection::Sensitive(rule))
-                if by == "git" && is_git_config_file(&t) =>
-            {
+            // (The user's and the system's git config are persistence targets, not protected
+            // paths: the rule id is the hooks' one whatever the file.)
+            Some(Protection::Is(rule)) if by == "git" && is_git_config_file(&t) => {
                 return Some(
                     finding(Verdict::Deny, rule, format!("{name} sets a key in {t} whose value git runs as code (a `!` alias, a pager, an editor, a filter, a hooks path, a helper)"), t),
+                )
+            }
+            None if by == "git" && is_git_config_file(&t) => {
+                return Some(
+                    finding(Verdict::Deny, "protect.git_hooks", format!("{name} sets a key in {t} whose value git runs as code (a `!` alias, a pager, an editor, a filter, a hooks path, a helper)"), t),
                 )
             }
             Some(Protection::Is(rule)) => {

@@ -492,6 +492,12 @@ pub struct SecretRead {
     pub path: String,
     /// What it is.
     pub kind: SecretKind,
+    /// The content comes out where the agent or another program sees it: the program is one
+    /// the capability table knows to print, copy, send or interpret what it reads (`cat`,
+    /// `base64`, `cp`, `curl`, `python3`), or the source is a program's own output (`ps eww`).
+    /// False for a program that only uses the file (a signing tool, a VPN, a client given
+    /// its key): those are everyday work, and what they do with the key is not shown.
+    pub shown: bool,
 }
 
 impl SimpleCommand {
@@ -505,6 +511,13 @@ impl SimpleCommand {
         let p = self.program.as_str();
         let writes = self.writes();
         let uses_only = USES_NOT_READS.contains(&p);
+        let shown = crate::shell::capabilities::lookup(p).is_some_and(|c| {
+            !matches!(
+                c.does,
+                crate::shell::capabilities::Does::BuildTest
+                    | crate::shell::capabilities::Does::Wraps
+            )
+        });
         let mut dir = self.dir.clone();
         let mut skip_next = false;
         let mut words = self.args.iter().peekable();
@@ -537,8 +550,9 @@ impl SimpleCommand {
             if uses_only || writes.iter().any(|x| x == w) {
                 continue;
             }
-            // An option is not a path (its value after `=` or `@` may be: `--data=@.env`).
-            if w.starts_with('-') && !w.contains(['=', '@']) {
+            // An option is not a path (its value after `=` or `@` may be: `--data=@.env`),
+            // and a URL names no local file (`wget https://host/site.key`).
+            if (w.starts_with('-') && !w.contains(['=', '@'])) || w.contains("://") {
                 continue;
             }
             let path = path_of_word(w);
@@ -552,6 +566,7 @@ impl SimpleCommand {
                     word: w.clone(),
                     path: located,
                     kind,
+                    shown,
                 });
             }
         }
@@ -562,6 +577,7 @@ impl SimpleCommand {
                     word: r.clone(),
                     path: located,
                     kind,
+                    shown,
                 });
             }
         }
@@ -570,6 +586,7 @@ impl SimpleCommand {
                 word: self.program.clone(),
                 path: self.program.clone(),
                 kind,
+                shown: true,
             });
         }
         out

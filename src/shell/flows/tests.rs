@@ -232,3 +232,38 @@ fn options_are_not_paths_after_cd() {
     let a = crate::shell::analyze("cd ~/.ssh && ls -la");
     assert!(a.secret_flows(&|_| None).reads.is_empty());
 }
+
+/// A secret counts as read into view only when the program prints, copies, sends or interprets
+/// it; a program handed a key to use (signing, a VPN, a client) shows nothing, and a URL names
+/// no local file.
+#[test]
+fn secrets_shown_or_only_used() {
+    let shown = |line: &str| {
+        crate::shell::analyze(line)
+            .secret_flows(&|_| None)
+            .reads
+            .iter()
+            .any(|r| r.shown)
+    };
+    for line in [
+        "cat ~/.ssh/id_ed25519",
+        "base64 -w0 ~/.aws/credentials",
+        "cp ~/.ssh/id_rsa /tmp/k",
+        "head -c 100 keys/server.pem",
+        "python3 tool.py ~/.ssh/id_rsa",
+        "ps eww",
+        "grep -r token < ~/.aws/credentials",
+    ] {
+        assert!(shown(line), "{line}");
+    }
+    for line in [
+        "openvpn --remote vpn.example.com --secret keys/id_ed25519",
+        "step certificate create 'Root CA' root-ca.crt root-ca.key --profile root-ca",
+        "bundletool build-apks --bundle b.aab --ks key.keystore --output f.apks",
+        "wget -qO- https://host.example/repo.key | gpg --dearmor -o /usr/share/keyrings/r.gpg",
+        "dconf read /keys/id_ed25519",
+        "cargo test --features tls -- server.key",
+    ] {
+        assert!(!shown(line), "{line}");
+    }
+}
