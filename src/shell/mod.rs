@@ -23,12 +23,13 @@ mod code_options;
 mod command;
 mod expand;
 mod flows;
-mod lex;
-mod parse;
 mod programs;
+mod runs;
 mod scripts;
 #[cfg(test)]
 mod testing;
+mod tree;
+mod words;
 mod writes;
 
 pub use command::{Dir, SimpleCommand};
@@ -36,31 +37,67 @@ pub use flows::{glob_match, is_secret_path, is_secret_var, SecretFlow};
 pub use writes::{WriteKind, WriteTarget};
 
 use expand::Vars;
-use parse::analyze_depth;
 
-/// Longest command line analysed (bytes); the rest is ignored for structure but still scanned
-/// for values by the caller.
+/// Longest command line analysed (bytes); a longer one is unanalysable
+/// ([`Unanalysable::TooLong`]).
 pub const MAX_COMMAND: usize = 256 * 1024;
-/// Deepest `$(...)` nesting followed.
+/// Deepest `$(...)` nesting followed (command lines run by command lines: substitutions,
+/// `sh -c`, `eval`…); deeper is unanalysable ([`Unanalysable::TooDeep`]).
 pub const MAX_DEPTH: usize = 8;
+/// Deepest syntactic nesting (`(`, `{`, backticks, `if`, `case`, loops) of one line handed to
+/// the parser, counted by a cheap scan before parsing so that its recursive descent stays
+/// well within the stack; deeper is unanalysable ([`Unanalysable::TooDeep`]).
+pub const MAX_NESTING: usize = 64;
+
+/// Why a command line (or a line nested in it) could not be analysed whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unanalysable {
+    /// Longer than [`MAX_COMMAND`] bytes.
+    TooLong,
+    /// Nested deeper than [`MAX_NESTING`] levels of syntax or [`MAX_DEPTH`] levels of lines.
+    TooDeep,
+    /// Not valid shell syntax (brush-parser's error, cut to 160 bytes): an unterminated quote,
+    /// a stray `)`, `fi` without `if`…
+    Unparsable(String),
+    /// The parser panicked on it (caught).
+    Panic,
+}
+
+impl Unanalysable {
+    /// A short reason for messages: `too long`, `too deeply nested`, `not valid shell syntax`,
+    /// `not parsable`.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Unanalysable::TooLong => "too long",
+            Unanalysable::TooDeep => "too deeply nested",
+            Unanalysable::Unparsable(_) => "not valid shell syntax",
+            Unanalysable::Panic => "not parsable",
+        }
+    }
+}
 
 /// The analysis of a whole command line.
 #[derive(Debug, Clone, Default)]
 pub struct Analysis {
-    /// Pipelines, each a list of simple commands joined by `|`. Substitutions' contents
-    /// are analysed into [`Analysis::nested`].
+    /// Pipelines, each a list of simple commands joined by `|`, in the order they appear
+    /// anywhere in the tree (inside groups, subshells, every branch, loop and function
+    /// bodies). A compound command inside a pipeline has its commands joined to it.
     pub pipelines: Vec<Vec<SimpleCommand>>,
-    /// Analyses of `$(...)`, backtick and `<(...)` contents, with the index of the pipeline
-    /// and command that contains them.
+    /// Analyses of command lines run by a command: `$(...)`, backtick, `<(...)` contents, the
+    /// substitutions of here-strings and here-documents, `sh -c`, `eval`…, with the index of
+    /// the pipeline and command that holds them (`usize::MAX` for both when no command does:
+    /// a `case` word, a `for` list, `(( … ))`).
     pub nested: Vec<(usize, usize, Analysis)>,
-    /// True when the line was too long or too deeply nested to analyse whole: the caller must
-    /// not treat what was seen as all there is.
+    /// True when the line (or a line nested in it) could not be analysed whole: the caller
+    /// must not treat what was seen as all there is. [`Analysis::unanalysable`] says why.
     pub incomplete: bool,
+    /// Why [`Analysis::incomplete`] is set (the first reason met).
+    pub unanalysable: Option<Unanalysable>,
 }
 
 /// Analyses a command line. Never panics; bounded in size and depth.
 pub fn analyze(cmd: &str) -> Analysis {
-    analyze_depth(cmd, 0, &Dir::Start, &Vars::default())
+    tree::analyze_text(cmd, tree::Ctx::new(0, &Dir::Start, &Vars::default()))
 }
 
 impl Analysis {
@@ -71,5 +108,24 @@ impl Analysis {
             out.extend(n.all_commands());
         }
         out
+    }
+
+    /// Marks the analysis incomplete for `why` (the first reason is kept).
+    fn mark(&mut self, why: Unanalysable) {
+        self.incomplete = true;
+        if self.unanalysable.is_none() {
+            self.unanalysable = Some(why);
+        }
+    }
+
+    /// Takes on the first reason a nested analysis could not be analysed whole.
+    fn propagate(&mut self) {
+        let why = self
+            .nested
+            .iter()
+            .find_map(|(_, _, n)| n.unanalysable.clone());
+        if let Some(why) = why {
+            self.mark(why);
+        }
     }
 }

@@ -68,7 +68,7 @@ fn variables_are_substituted() {
     assert!(a
         .all_commands()
         .iter()
-        .all(|c| c.args.iter().all(|w| w.len() <= MAX_EXPANDED)));
+        .all(|c| c.args.iter().all(|w| w.len() <= crate::shell::words::MAX_WORD)));
 }
 
 #[test]
