@@ -9,5 +9,7 @@ fn main() {
             Err(e) => println!("parse err {e:?}"),
         },
     }
-    if let Some(w) = std::env::args().nth(2) { println!("{:#?}", brush_parser::word::parse(&w, &o)); }
+    if let Some(w) = std::env::args().nth(2) {
+        println!("{:#?}", brush_parser::word::parse(&w, &o));
+    }
 }

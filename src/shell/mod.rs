@@ -47,7 +47,7 @@ pub const MAX_DEPTH: usize = 8;
 /// Deepest syntactic nesting (`(`, `{`, backticks, `if`, `case`, loops) of one line handed to
 /// the parser, counted by a cheap scan before parsing so that its recursive descent stays
 /// well within the stack; deeper is unanalysable ([`Unanalysable::TooDeep`]).
-pub const MAX_NESTING: usize = 64;
+pub const MAX_NESTING: usize = 40;
 
 /// Why a command line (or a line nested in it) could not be analysed whole.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -61,46 +61,56 @@ fn parse(text: &str) -> Result<ast::Program, Unanalysable> {
     IN_PARSE.with(|f| f.set(false));
     match result {
         Ok(Ok(p)) => Ok(p),
-        Ok(Err(e)) => Err(Unanalysable::Unparsable(crate::text::cap(&e, 160).to_string())),
+        Ok(Err(e)) => Err(Unanalysable::Unparsable(
+            crate::text::cap(&e, 160).to_string(),
+        )),
         Err(_) => Err(Unanalysable::Panic),
     }
 }
 
 /// The deepest nesting of `(`, `{`, backticks and `if`/`case`/`for`/`while`/`until`/`select`
-/// in `text`, quotes not considered (an over-estimate): a cheap bound on how deep
-/// brush-parser's recursive descent would go.
+/// in `text`, quotes not considered and a closer that does not match the innermost opener
+/// ignored (an over-estimate): a cheap bound on how deep brush-parser's recursive descent
+/// would go.
 pub(super) fn nesting(text: &str) -> usize {
     let b = text.as_bytes();
-    let (mut depth, mut max, mut backtick) = (0usize, 0usize, false);
+    let mut open: Vec<u8> = Vec::new();
+    let mut max = 0usize;
+    let mut close = |open: &mut Vec<u8>, kind: u8| {
+        if open.last() == Some(&kind) {
+            open.pop();
+        }
+    };
     let mut i = 0;
     while i < b.len() {
         match b[i] {
-            b'(' | b'{' => depth += 1,
-            b')' | b'}' => depth = depth.saturating_sub(1),
-            b'`' => {
-                backtick = !backtick;
-                if backtick {
-                    depth += 1;
-                } else {
-                    depth = depth.saturating_sub(1);
-                }
+            c @ (b'(' | b'{') => open.push(c),
+            b')' => close(&mut open, b'('),
+            b'}' => close(&mut open, b'{'),
+            b'`' if open.last() == Some(&b'`') => {
+                open.pop();
             }
+            b'`' => open.push(b'`'),
             c if c.is_ascii_alphabetic() && (i == 0 || !is_word_byte(b[i - 1])) => {
                 let start = i;
                 while i < b.len() && is_word_byte(b[i]) {
                     i += 1;
                 }
                 match &b[start..i] {
-                    b"if" | b"case" | b"for" | b"while" | b"until" | b"select" => depth += 1,
-                    b"fi" | b"esac" | b"done" => depth = depth.saturating_sub(1),
+                    b"if" => open.push(b'i'),
+                    b"case" => open.push(b'c'),
+                    b"for" | b"while" | b"until" | b"select" => open.push(b'l'),
+                    b"fi" => close(&mut open, b'i'),
+                    b"esac" => close(&mut open, b'c'),
+                    b"done" => close(&mut open, b'l'),
                     _ => {}
                 }
-                max = max.max(depth);
+                max = max.max(open.len());
                 continue;
             }
             _ => {}
         }
-        max = max.max(depth);
+        max = max.max(open.len());
         i += 1;
     }
     max
@@ -371,7 +381,11 @@ impl Walker {
             substitution,
             nested,
         } = rd;
-        if let Some(last) = self.out[start..].iter_mut().rev().find_map(|p| p.last_mut()) {
+        if let Some(last) = self.out[start..]
+            .iter_mut()
+            .rev()
+            .find_map(|p| p.last_mut())
+        {
             last.c.redirect_writes.extend(writes);
             last.nested.extend(nested);
         }
@@ -488,10 +502,8 @@ impl Walker {
         self.orphans.extend(nested);
         let before = self.state();
         let mut ends = vec![before.clone()];
-        let per_value = literal
-            && !values.is_empty()
-            && values.len() <= MAX_FOR_VALUES
-            && self.budget > 0;
+        let per_value =
+            literal && !values.is_empty() && values.len() <= MAX_FOR_VALUES && self.budget > 0;
         if per_value {
             for v in &values {
                 self.restore(before.clone());

@@ -250,8 +250,12 @@ impl Builder<'_> {
             }
             // Defaults, alternatives, errors and pattern removal: kept as written; a
             // substitution in their words runs.
-            ParameterExpr::UseDefaultValues { default_value: w, .. }
-            | ParameterExpr::AssignDefaultValues { default_value: w, .. }
+            ParameterExpr::UseDefaultValues {
+                default_value: w, ..
+            }
+            | ParameterExpr::AssignDefaultValues {
+                default_value: w, ..
+            }
             | ParameterExpr::UseAlternativeValue {
                 alternative_value: w,
                 ..
