@@ -147,7 +147,7 @@ pub(super) fn finish(a: &mut Analysis, depth: usize, vars: &Vars) {
         for (pi, p) in a.pipelines.iter().enumerate() {
             for (ci, c) in p.iter().enumerate() {
                 for script in super::code_options::command_scripts(c) {
-                    runs.push((pi, ci, analyze_depth(&script, depth + 1, &c.dir, &vars)));
+                    runs.push((pi, ci, analyze_depth(&script, depth + 1, &c.dir, vars)));
                 }
             }
         }

@@ -484,8 +484,7 @@ impl Walker {
     /// `(( … ))`, `$(( … ))` outside a word: the substitutions in it.
     fn arithmetic(&mut self, expr: &str) {
         let mut nested = Vec::new();
-        let w = self.word(&format!("$(({expr}))"), &mut nested);
-        let _ = w;
+        self.word(&format!("$(({expr}))"), &mut nested);
         self.orphans.extend(nested);
     }
 
