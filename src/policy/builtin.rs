@@ -91,7 +91,7 @@ pub fn check(tool: &Tool, sh: Option<&shell::Analysis>, tainted: bool) -> Vec<De
                     Verdict::Deny,
                     Reason::Unanalysable,
                     format!(
-                        "{name}'s command is too long or too deeply nested to check (over {} KiB, {} levels of nesting or {} levels of nested command lines); split it",
+                        "{name}'s command is too long or too deeply nested to check (over {} KiB, 20000 tokens, {} levels of nesting or {} levels of nested command lines); split it",
                         shell::MAX_COMMAND / 1024,
                         shell::MAX_NESTING,
                         shell::MAX_DEPTH

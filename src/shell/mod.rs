@@ -78,7 +78,7 @@ pub const MAX_NESTING: usize = 40;
 /// Why a command line (or a line nested in it) could not be analysed whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unanalysable {
-    /// Longer than [`MAX_COMMAND`] bytes.
+    /// Longer than [`MAX_COMMAND`] bytes or 20,000 tokens.
     TooLong,
     /// Nested deeper than [`MAX_NESTING`] levels of syntax or [`MAX_DEPTH`] levels of lines.
     TooDeep,

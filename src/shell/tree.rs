@@ -20,6 +20,10 @@ use super::expand::Vars;
 use super::words::{convert, convert_heredoc, Word, PROC_MARK, SUB_MARK};
 use super::{Analysis, Unanalysable, MAX_COMMAND, MAX_DEPTH, MAX_NESTING};
 
+/// Most tokens of a line handed to the parser; more is unanalysable
+/// ([`Unanalysable::TooLong`]): a real command has a few hundred, and a flood of them
+/// (`;;;;…` before the payload) is a way to hide one.
+const MAX_TOKENS: usize = 20_000;
 /// Most values of a literal `for` list the body is analysed with (one pass each).
 const MAX_FOR_VALUES: usize = 16;
 /// Most functions remembered for one line.
@@ -56,11 +60,17 @@ fn parse(text: &str) -> Result<ast::Program, Unanalysable> {
         let opts = brush_parser::ParserOptions::default();
         let tokens = brush_parser::uncached_tokenize_str(text, &opts.tokenizer_options())
             .map_err(|e| e.to_string())?;
-        brush_parser::parse_tokens(&tokens, &opts).map_err(|e| e.to_string())
+        if tokens.len() > MAX_TOKENS {
+            return Ok(None);
+        }
+        brush_parser::parse_tokens(&tokens, &opts)
+            .map(Some)
+            .map_err(|e| e.to_string())
     });
     IN_PARSE.with(|f| f.set(false));
     match result {
-        Ok(Ok(p)) => Ok(p),
+        Ok(Ok(Some(p))) => Ok(p),
+        Ok(Ok(None)) => Err(Unanalysable::TooLong),
         Ok(Err(e)) => Err(Unanalysable::Unparsable(
             crate::text::cap(&e, 160).to_string(),
         )),

