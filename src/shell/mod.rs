@@ -32,8 +32,10 @@
 //! parser gives the pieces of each word. Of the 17,111 tldr-pages example commands (alias and
 //! keypress lines left out) it rejects 18: 16 are not valid bash either (SQL, zsh, unterminated
 //! quotes, keypress notation), 2 are `select` loops, which it does not know. The whole
-//! analysis (parse and walk) against the hand lexer it replaces, release build, one run:
-//! BENCH_FIGURES.
+//! analysis (parse and walk) against the hand lexer it replaces, release build, medians of one
+//! run: a 99-byte pipeline 10.3 µs (was 3.2 µs), 957 bytes of `if`/`for`/here-documents/
+//! substitutions 133 µs (was 25 µs), 3.8 KB of the same 0.53 ms (was 0.10 ms); the parser is
+//! most of it, and words without quotes or `$` skip the word parser.
 //!
 //! Where things live: `tree` (parsing, bounds, the walk), `words` (one word: quoting, `$'…'`,
 //! variables, substitutions), `runs` (the command lines a command runs: `sh -c`, `eval`,

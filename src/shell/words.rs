@@ -44,6 +44,13 @@ impl Word {
 
 /// Converts the raw text of a word (as brush-parser's tokenizer keeps it, quotes included).
 pub(super) fn convert(raw: &str, vars: &Vars) -> Word {
+    // Most words are plain text: nothing to parse.
+    if !raw.contains(['\'', '"', '$', '`', '\\']) {
+        return Word {
+            fields: vec![raw.to_string()],
+            ..Word::default()
+        };
+    }
     let opts = brush_parser::ParserOptions::default();
     let pieces = match brush_parser::word::parse(raw, &opts) {
         Ok(p) => p,
