@@ -28,9 +28,10 @@ const MAX_TOKENS: usize = 20_000;
 const MAX_FOR_VALUES: usize = 16;
 /// Most functions remembered for one line.
 const MAX_FUNCTIONS: usize = 64;
-/// Simple commands one line may yield before loops and function calls stop being analysed
-/// once per value or call (each body is still analysed once).
-const COMMAND_BUDGET: usize = 4096;
+/// How much source (characters) one line may have walked again for function calls and
+/// loop values, shared by the lines nested in it: past it a loop body is analysed once with
+/// its variable unknown and a call is left as a call (the body was analysed where defined).
+const EXPANSION_BUDGET: usize = 64 * 1024;
 
 thread_local! {
     /// True while brush-parser runs on this thread: a panic in it is caught and reported as
@@ -138,6 +139,8 @@ pub(super) struct Ctx {
     pub(super) dir: Dir,
     pub(super) vars: Vars,
     funcs: Vec<(String, Rc<ast::FunctionBody>)>,
+    /// What is left of [`EXPANSION_BUDGET`], shared with nested lines.
+    budget: Rc<Cell<usize>>,
 }
 
 impl Ctx {
@@ -148,7 +151,21 @@ impl Ctx {
             dir: dir.clone(),
             vars: vars.clone(),
             funcs: Vec::new(),
+            budget: Rc::new(Cell::new(EXPANSION_BUDGET)),
         }
+    }
+
+    /// Takes the cost of walking a body `times` times again (its length in characters each
+    /// time) from the budget; false, taking nothing, when not enough is left.
+    fn spend(&self, body: Option<brush_parser::SourceSpan>, times: usize) -> bool {
+        let once = body.map_or(1024, |s| s.end.index.saturating_sub(s.start.index).max(1));
+        let cost = once.saturating_mul(times);
+        let left = self.budget.get();
+        if cost > left {
+            return false;
+        }
+        self.budget.set(left - cost);
+        true
     }
 }
 
@@ -193,7 +210,6 @@ struct Walker {
     orphans: Vec<Analysis>,
     /// Functions being expanded (no recursion).
     calling: Vec<String>,
-    budget: usize,
     too_deep: bool,
 }
 
@@ -204,7 +220,6 @@ impl Walker {
             out: Vec::new(),
             orphans: Vec::new(),
             calling: Vec::new(),
-            budget: COMMAND_BUDGET,
             too_deep: false,
         }
     }
@@ -511,8 +526,10 @@ impl Walker {
         self.orphans.extend(nested);
         let before = self.state();
         let mut ends = vec![before.clone()];
-        let per_value =
-            literal && !values.is_empty() && values.len() <= MAX_FOR_VALUES && self.budget > 0;
+        let per_value = literal
+            && !values.is_empty()
+            && values.len() <= MAX_FOR_VALUES
+            && self.ctx.spend(Some(f.body.loc.clone()), values.len() - 1);
         if per_value {
             for v in &values {
                 self.restore(before.clone());
@@ -608,7 +625,11 @@ impl Walker {
             .and_then(|(w, _)| self.ctx.funcs.iter().find(|(n, _)| n == w))
             .map(|(n, b)| (n.clone(), b.clone()));
         if let Some((name, body)) = callee {
-            if self.budget > 0 && !self.calling.contains(&name) {
+            if !self.calling.contains(&name)
+                && self
+                    .ctx
+                    .spend(ast::SourceLocation::location(body.as_ref()), 1)
+            {
                 self.call(&name, &body, &words, nested);
                 return;
             }
@@ -668,7 +689,6 @@ impl Walker {
             "popd" => self.ctx.dir = Dir::Unknown,
             _ => {}
         }
-        self.budget = self.budget.saturating_sub(1);
         self.out.push(vec![Cmd { c, nested }]);
     }
 

@@ -574,3 +574,36 @@ fn a_flood_of_tokens_is_too_long() {
     );
     assert_eq!(analyze(&many).unanalysable, Some(Unanalysable::TooLong));
 }
+
+#[test]
+fn expansions_are_bounded() {
+    // Calls whose bodies run nothing still cost: a tree of calls does not multiply.
+    let mut line = String::from("f0() { (( 1 )); }; ");
+    for k in 1..40 {
+        let calls = format!("f{}; ", k - 1).repeat(10);
+        line.push_str(&format!("f{k}() {{ {calls}}}; "));
+    }
+    line.push_str("f39");
+    let t = std::time::Instant::now();
+    let a = analyze(&line);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(!a.incomplete);
+    // Substitutions calling functions share the budget.
+    let mut line = String::from("g0() { echo x; }; ");
+    for k in 1..8 {
+        let calls = format!("g{}; ", k - 1).repeat(20);
+        line.push_str(&format!("g{k}() {{ echo $({calls}); }}; "));
+    }
+    line.push_str("g7");
+    let t = std::time::Instant::now();
+    analyze(&line);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        t.elapsed()
+    );
+}
