@@ -9,8 +9,10 @@ use crate::decision::{Decision, Reason, Verdict};
 use crate::event::{Tool, ToolKind};
 use crate::shell;
 
-/// Runs the built-in deny rules on one call; `sh` is the analysis of a shell call's command.
-pub fn check(tool: &Tool, sh: Option<&shell::Analysis>) -> Vec<Decision> {
+/// Runs the built-in deny rules on one call; `sh` is the analysis of a shell call's command,
+/// `tainted` whether the session is tainted (a command that is not shell syntax is asked about
+/// in a clean session and denied in a tainted one).
+pub fn check(tool: &Tool, sh: Option<&shell::Analysis>, tainted: bool) -> Vec<Decision> {
     let mut out = Vec::new();
     let name = tool.display_name();
     if tool.kind == ToolKind::Shell {
@@ -62,19 +64,50 @@ pub fn check(tool: &Tool, sh: Option<&shell::Analysis>) -> Vec<Decision> {
                 .evidence(s.word),
             );
         }
-        if a.incomplete {
-            out.push(
+        match &a.unanalysable {
+            // Not shell syntax: bash would refuse it too, so it is less likely an attack than a
+            // slip; still nothing about it can be checked. Asked in a clean session, denied in
+            // a tainted one (where the text may come from injected instructions).
+            Some(why @ (shell::Unanalysable::Unparsable(_) | shell::Unanalysable::Panic)) => {
+                let verdict = if tainted { Verdict::Deny } else { Verdict::Ask };
+                let detail = match why {
+                    shell::Unanalysable::Unparsable(e) => format!(" ({e})"),
+                    _ => String::new(),
+                };
+                out.push(
+                    Decision::new(
+                        verdict,
+                        Reason::Unanalysable,
+                        format!(
+                            "{name}'s command is {}{detail}: it cannot be checked as it would run",
+                            why.describe()
+                        ),
+                    )
+                    .rule("shell.unparsable"),
+                );
+            }
+            Some(_) => out.push(
                 Decision::new(
                     Verdict::Deny,
                     Reason::Unanalysable,
                     format!(
-                        "{name}'s command is too long or too deeply nested to check (over {} KiB, 100000 tokens or {} levels); split it",
+                        "{name}'s command is too long or too deeply nested to check (over {} KiB, 20000 tokens, {} levels of nesting or {} levels of nested command lines); split it",
                         shell::MAX_COMMAND / 1024,
+                        shell::MAX_NESTING,
                         shell::MAX_DEPTH
                     ),
                 )
                 .rule("shell.unanalysable"),
-            );
+            ),
+            None if a.incomplete => out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::Unanalysable,
+                    format!("{name}'s command cannot be analysed whole"),
+                )
+                .rule("shell.unanalysable"),
+            ),
+            None => {}
         }
         if let Some(x) = a.nested_agent_unsafe() {
             out.push(

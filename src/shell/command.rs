@@ -46,6 +46,12 @@ pub struct SimpleCommand {
     /// What the `xargs` that runs this command splits its input on: `None` for blanks and
     /// newlines, else the delimiter (`-0`: NUL, `-d X`).
     pub(super) xargs_delim: Option<char>,
+    /// True when the program name itself is text computed at run time that the analysis
+    /// cannot see: a command substitution (`$(echo rm) -rf x`) or an expansion that computes
+    /// text (`${b@P}`, `${!x}`, `${x/a/b}`, `${x:1:2}`, `$((…))`). A plain unknown variable
+    /// (`$EDITOR f`) is not: its name is what it is. `$'\x72\x6d'${IFS}-rf` is decoded
+    /// (`rm -rf`) and is not computed either.
+    pub computed_program: bool,
     /// True when `parallel` runs this command: its `:::` value lists were appended to the
     /// arguments.
     pub parallel: bool,

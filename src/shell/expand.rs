@@ -8,8 +8,6 @@ use super::command::SimpleCommand;
 const MAX_VARS: usize = 64;
 /// Longest variable value kept (bytes); a longer one is forgotten (stays `$NAME`).
 const MAX_VALUE: usize = 4096;
-/// Longest word variable substitution may make (bytes); past it the word stays as written.
-const MAX_EXPANDED: usize = 16 * 1024;
 
 /// The shell variables a line sets with literal values (`X=~/.claude; rm -rf $X`), and the
 /// positional parameters of an `sh -c SCRIPT NAME ARGS` script; substituted into the words
@@ -24,7 +22,8 @@ pub(super) struct Vars {
 }
 
 impl Vars {
-    fn get(&self, name: &str) -> Option<&str> {
+    /// The value of `name`, when the line set it literally.
+    pub(super) fn get(&self, name: &str) -> Option<&str> {
         self.list
             .iter()
             .find(|(n, _, _)| n == name)
@@ -32,7 +31,7 @@ impl Vars {
     }
 
     /// Sets `name`; an unknown or too long value forgets it.
-    fn set(&mut self, name: &str, value: &str, export: bool) {
+    pub(super) fn set(&mut self, name: &str, value: &str, export: bool) {
         let known = value.len() <= MAX_VALUE && !value.contains("$(…)") && value != "<(…)";
         let old = self.list.iter().position(|(n, _, _)| n == name);
         let was_exported = old.is_some_and(|i| self.list[i].2);
@@ -45,13 +44,31 @@ impl Vars {
         }
     }
 
-    fn unset(&mut self, name: &str) {
+    /// Forgets `name` (its value is unknown from here on).
+    pub(super) fn unset(&mut self, name: &str) {
         self.list.retain(|(n, _, _)| n != name);
     }
 
     fn export(&mut self, name: &str) {
         if let Some(v) = self.list.iter_mut().find(|(n, _, _)| n == name) {
             v.2 = true;
+        }
+    }
+
+    /// The variables every one of `ends` (the states after the branches of an `if` or
+    /// `case`, or before and after a loop) agrees on; the positional parameters of the first.
+    pub(super) fn merge(ends: &[&Vars]) -> Vars {
+        let Some((first, rest)) = ends.split_first() else {
+            return Vars::default();
+        };
+        Vars {
+            list: first
+                .list
+                .iter()
+                .filter(|x| rest.iter().all(|o| o.list.contains(x)))
+                .cloned()
+                .collect(),
+            positional: first.positional.clone(),
         }
     }
 
@@ -65,65 +82,6 @@ impl Vars {
             v.set(k, val, true);
         }
         v
-    }
-
-    /// `w` with `$NAME`, `${NAME}`, `$N`, `${N}`, `$@`, `$*` replaced by the values known;
-    /// unknown ones (and `${X:-…}` forms) stay as written. One pass: values are not expanded
-    /// again.
-    pub(super) fn expand(&self, w: &str) -> String {
-        if !w.contains('$') || (self.list.is_empty() && self.positional.is_none()) {
-            return w.to_string();
-        }
-        let c: Vec<char> = w.chars().collect();
-        let mut out = String::new();
-        let mut i = 0;
-        while i < c.len() {
-            if c[i] != '$' {
-                out.push(c[i]);
-                i += 1;
-                continue;
-            }
-            let braced = c.get(i + 1) == Some(&'{');
-            let start = if braced { i + 2 } else { i + 1 };
-            let mut end = start;
-            let first = c.get(start).copied().unwrap_or(' ');
-            if first.is_ascii_digit() || first == '@' || first == '*' {
-                end = start + 1;
-            } else if first.is_ascii_alphabetic() || first == '_' {
-                while end < c.len() && (c[end].is_ascii_alphanumeric() || c[end] == '_') {
-                    end += 1;
-                }
-            }
-            let closed = !braced || c.get(end) == Some(&'}');
-            let name: String = c[start.min(end)..end].iter().collect();
-            let value = if name.is_empty() || !closed {
-                None
-            } else if name.starts_with(|x: char| x.is_ascii_digit()) || name == "@" || name == "*" {
-                self.positional.as_ref().and_then(|p| match name.as_str() {
-                    "@" | "*" => Some(p.get(1..).unwrap_or(&[]).join(" ")),
-                    d => d
-                        .parse::<usize>()
-                        .ok()
-                        .map(|k| p.get(k).cloned().unwrap_or_default()),
-                })
-            } else {
-                self.get(&name).map(str::to_string)
-            };
-            match value {
-                Some(v) => {
-                    out.push_str(&v);
-                    i = if braced { end + 1 } else { end };
-                }
-                None => {
-                    out.push('$');
-                    i += 1;
-                }
-            }
-            if out.len() > MAX_EXPANDED {
-                return w.to_string();
-            }
-        }
-        out
     }
 
     /// Applies what a finished command does to the variables: assignments alone
@@ -236,8 +194,8 @@ pub(super) fn decode_escapes(s: &str, printf_format: bool) -> String {
         };
         i += 2;
         match e {
-            _ if super::lex::control_escape(e).is_some() => {
-                out.extend(super::lex::control_escape(e));
+            _ if super::words::control_escape(e).is_some() => {
+                out.extend(super::words::control_escape(e));
             }
             '\\' => out.push('\\'),
             'x' | '0'..='7' => {

@@ -24,7 +24,11 @@ pub fn check(call: &mut Call<'_>) {
             .rule("builtin.unanalysable_arguments"),
         );
     }
-    for d in builtin::check(&call.tool, call.facts.sh.as_ref()) {
+    for d in builtin::check(
+        &call.tool,
+        call.facts.sh.as_ref(),
+        call.view.session.tainted,
+    ) {
         call.verdicts.add(d);
     }
 }

@@ -1,149 +1,23 @@
-//! From tokens to an [`Analysis`]: simple commands gathered into pipelines, subshells and the
-//! `cd`s that move the commands after them, here-document bodies given to their command, and
-//! the command lines a command runs analysed as nested ones: `sh -c SCRIPT` (with its
-//! positional parameters), a here-document or here-string fed to a shell, `eval`, `flock -c`,
-//! `env -S`, `find -exec`/`fd -x`, `echo … | xargs CMD`, and substitutions.
+//! The command lines a command runs, analysed as nested ones once the tree walk has made the
+//! line's commands: `sh -c SCRIPT` (with its positional parameters), a here-document or
+//! here-string fed to a shell, `eval`, `flock -c`, `env -S`, `find -exec`/`fd -x`,
+//! `echo … | xargs CMD`, a script written in the line and then run in it, and code run through
+//! options (`git -c core.pager=…`).
 
-use super::command::{simple, Dir, SimpleCommand};
+use super::command::{simple, Dir};
 use super::expand::{fill_xargs, Vars};
-use super::lex::{lex, restore, Tok, LIT_DOLLAR};
 use super::programs::{SHELLS, STDIN_SCRIPTS};
-use super::{Analysis, MAX_COMMAND, MAX_DEPTH};
+use super::tree::{analyze_text, Ctx};
+use super::{Analysis, MAX_DEPTH};
 
-/// What the lexer has read of the current pipeline: the finished simple commands, and the
-/// words, redirect targets and sources and here-document of the one being read.
-#[derive(Default)]
-struct Pending {
-    pipeline: Vec<SimpleCommand>,
-    words: Vec<(String, bool)>,
-    redirects: Vec<String>,
-    reads: Vec<String>,
-    heredoc: Option<String>,
-    herestring_sub: bool,
+/// Analyses `text` as a line run at `depth` in `dir` with `vars`.
+fn analyze_depth(text: &str, depth: usize, dir: &Dir, vars: &Vars) -> Analysis {
+    analyze_text(text, Ctx::new(depth, dir, vars))
 }
 
-/// Appends `text` to a command's stdin text.
-fn feed(slot: &mut Option<String>, text: String) {
-    match slot {
-        Some(h) => {
-            h.push('\n');
-            h.push_str(&text);
-        }
-        None => *slot = Some(text),
-    }
-}
-
-impl Pending {
-    /// Ends the simple command being read (if it has anything) and adds it to the pipeline;
-    /// its assignments take effect for the words after it.
-    fn flush_cmd(&mut self, vars: &mut Vars) {
-        if self.words.is_empty()
-            && self.redirects.is_empty()
-            && self.reads.is_empty()
-            && self.heredoc.is_none()
-        {
-            return;
-        }
-        let mut c = simple(
-            std::mem::take(&mut self.words),
-            std::mem::take(&mut self.redirects),
-        );
-        c.redirect_reads = std::mem::take(&mut self.reads);
-        c.heredoc = self.heredoc.take();
-        c.has_substitution |= std::mem::take(&mut self.herestring_sub);
-        vars.apply(&c);
-        self.pipeline.push(c);
-    }
-}
-
-/// Ends the pipeline being read: its commands run in `dir`, and a lone `cd`/`pushd` moves
-/// `dir` for the commands after it.
-fn end_pipeline(a: &mut Analysis, cur: &mut Pending, dir: &mut Dir, vars: &mut Vars) {
-    cur.flush_cmd(vars);
-    if cur.pipeline.is_empty() {
-        return;
-    }
-    let mut p = std::mem::take(&mut cur.pipeline);
-    for c in &mut p {
-        c.dir = dir.clone();
-    }
-    if let [c] = p.as_slice() {
-        if matches!(c.program.as_str(), "cd" | "pushd") {
-            *dir = if c.has_substitution {
-                Dir::Unknown
-            } else {
-                dir.cd(&c.args)
-            };
-        }
-    }
-    a.pipelines.push(p);
-}
-
-pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Vars) -> Analysis {
-    let end = crate::text::floor_boundary(cmd, MAX_COMMAND);
-    let clean;
-    let text = if cmd[..end].contains(LIT_DOLLAR) {
-        clean = cmd[..end].replace(LIT_DOLLAR, "\u{FFFD}");
-        clean.as_str()
-    } else {
-        &cmd[..end]
-    };
-    let (toks, subs, lex_complete) = lex(text);
-    let mut a = Analysis {
-        incomplete: end < cmd.len() || !lex_complete || depth >= MAX_DEPTH,
-        ..Analysis::default()
-    };
-    let mut cur = Pending::default();
-    let mut dir = start.clone();
-    let mut vars = inherited.clone();
-    // The directory to return to at the end of each open subshell.
-    let mut subshells: Vec<Dir> = Vec::new();
-    let mut sub_owner: Vec<(usize, usize)> = Vec::new();
-    for t in toks {
-        match t {
-            Tok::Word(w, had_sub) => {
-                cur.words.push((restore(vars.expand(&w)), had_sub));
-            }
-            Tok::Redirect(target) => cur.redirects.push(restore(vars.expand(&target))),
-            Tok::RedirectIn(source) => cur.reads.push(restore(vars.expand(&source))),
-            Tok::HereString(w, had_sub) => {
-                cur.herestring_sub |= had_sub;
-                feed(&mut cur.heredoc, restore(vars.expand(&w)));
-            }
-            Tok::Heredoc(body) => {
-                let body = vars.expand(&body);
-                // The body belongs to the command just before the line break that ends it.
-                match (
-                    cur.words.is_empty(),
-                    cur.pipeline.last_mut(),
-                    a.pipelines.last_mut(),
-                ) {
-                    (false, _, _) => feed(&mut cur.heredoc, body),
-                    (true, Some(c), _) => feed(&mut c.heredoc, body),
-                    (true, None, Some(p)) => {
-                        if let Some(c) = p.last_mut() {
-                            feed(&mut c.heredoc, body);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Tok::Op("|") => cur.flush_cmd(&mut vars),
-            Tok::Op(op) => {
-                end_pipeline(&mut a, &mut cur, &mut dir, &mut vars);
-                match op {
-                    "(" => subshells.push(dir.clone()),
-                    ")" => {
-                        if let Some(d) = subshells.pop() {
-                            dir = d;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    end_pipeline(&mut a, &mut cur, &mut dir, &mut vars);
+/// Adds to `a` (a line analysed at `depth`, whose variables end as `vars`) the analyses of
+/// the command lines its commands run.
+pub(super) fn finish(a: &mut Analysis, depth: usize, vars: &Vars) {
     // `echo WORDS | xargs CMD`: the words are CMD's arguments.
     let mut extra_xargs = Vec::new();
     for (pi, p) in a.pipelines.iter_mut().enumerate() {
@@ -219,7 +93,6 @@ pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Va
                 }
             }
         }
-        a.incomplete |= bodies.iter().any(|(_, _, n)| n.incomplete);
         a.nested.extend(bodies);
     }
     // A script written in the line and then run in it (`echo 'rm …' > x.sh; bash x.sh`,
@@ -258,7 +131,6 @@ pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Va
             if shell {
                 let (d, v) = (a.pipelines[pi][ci].dir.clone(), vars.clone());
                 let child = analyze_depth(&text, depth + 1, &d, &v);
-                a.incomplete |= child.incomplete;
                 a.nested.push((pi, ci, child));
             } else {
                 let c = &mut a.pipelines[pi][ci];
@@ -275,12 +147,11 @@ pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Va
         for (pi, p) in a.pipelines.iter().enumerate() {
             for (ci, c) in p.iter().enumerate() {
                 for script in super::code_options::command_scripts(c) {
-                    runs.push((pi, ci, analyze_depth(&script, depth + 1, &c.dir, &vars)));
+                    runs.push((pi, ci, analyze_depth(&script, depth + 1, &c.dir, vars)));
                 }
             }
         }
         for (pi, ci, child) in runs {
-            a.incomplete |= child.incomplete;
             a.nested.push((pi, ci, child));
         }
     }
@@ -301,34 +172,6 @@ pub(super) fn analyze_depth(cmd: &str, depth: usize, start: &Dir, inherited: &Va
             }
         }
     }
-    // Attribute each substitution to the first command whose words held one (approximate
-    // when a line has several: the owner matters only for "which command consumes it").
-    for (pi, p) in a.pipelines.iter().enumerate() {
-        for (ci, c) in p.iter().enumerate() {
-            if c.has_substitution {
-                sub_owner.push((pi, ci));
-            }
-        }
-    }
-    if depth < MAX_DEPTH {
-        for (i, s) in subs.into_iter().enumerate() {
-            let owner = sub_owner
-                .get(i)
-                .or(sub_owner.last())
-                .copied()
-                .unwrap_or((usize::MAX, usize::MAX));
-            let dir = a
-                .pipelines
-                .get(owner.0)
-                .and_then(|p| p.get(owner.1))
-                .map_or(Dir::Start, |c| c.dir.clone());
-            let child = analyze_depth(&s, depth + 1, &dir, &vars);
-            // What a substitution nested too deep holds was not analysed: nor is the line.
-            a.incomplete |= child.incomplete;
-            a.nested.push((owner.0, owner.1, child));
-        }
-    }
-    a
 }
 
 /// The commands of a crontab: each line without its five time fields (or its `@reboot`-style
