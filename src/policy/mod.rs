@@ -20,6 +20,7 @@ pub mod disclosure;
 pub mod output;
 pub mod prompt;
 pub mod readwrite;
+pub mod shell_effects;
 pub mod tamper;
 #[cfg(test)]
 mod tests;

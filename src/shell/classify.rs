@@ -36,7 +36,7 @@ impl SimpleCommand {
             ("npm" | "pnpm" | "yarn" | "cargo" | "gem", Some("publish"))
                 | ("twine", Some("upload"))
                 | ("docker" | "podman", Some("push" | "login"))
-        )
+        ) || self.inline_network()
     }
 
     /// True when this command is a downloader.

@@ -135,6 +135,13 @@ pub(super) fn command_scripts(c: &SimpleCommand) -> Vec<String> {
             }
         }
     }
+    // Strings inline code spells in a decodable way and runs (`os.system(''.join(map(chr,
+    // [99, …])))`, `child_process.execSync(atob('…'))`): the command lines they decode to.
+    if let Some(f) = c.inline_facts() {
+        if f.spawn.is_some() || f.dynamic.is_some() {
+            out.extend(f.decoded);
+        }
+    }
     out.retain(|s| !s.trim().is_empty());
     out.truncate(MAX_SCRIPTS);
     out

@@ -4,7 +4,7 @@
 
 use super::Call;
 use crate::decision::{Decision, Reason, Verdict};
-use crate::policy::builtin;
+use crate::policy::{builtin, shell_effects};
 use crate::provenance::{MAX_LEAF_DEPTH, MAX_LEAVES};
 
 /// Adds the built-in rules' denies.
@@ -26,5 +26,11 @@ pub fn check(call: &mut Call<'_>) {
     }
     for d in builtin::check(&call.tool, call.facts.sh.as_ref()) {
         call.verdicts.add(d);
+    }
+    if let Some(sh) = call.facts.sh.as_ref() {
+        let tainted = call.view.session.tainted;
+        for d in shell_effects::check(&call.tool, sh, tainted, &call.ctx.paths) {
+            call.verdicts.add(d);
+        }
     }
 }
