@@ -23,9 +23,11 @@ use crate::paths::PathContext;
 use crate::shell::{self, Analysis, SimpleCommand, WriteKind};
 use std::path::{Path, PathBuf};
 
-/// Runs the shell verdict families on a shell call's analysis `a` (of `tool`'s command);
-/// `tainted` is the session's taint, `paths` gives home and the working directory.
-pub fn check(tool: &Tool, a: &Analysis, tainted: bool, paths: &PathContext) -> Vec<Decision> {
+/// The families denied whatever the session, run before a person's allow list or a pause can
+/// set objections aside: catastrophic commands, inline code sending a secret, and code built
+/// at run time that decodes to a denied command. `a` is the analysis of `tool`'s command;
+/// `paths` gives home and the working directory.
+pub fn always(tool: &Tool, a: &Analysis, paths: &PathContext) -> Vec<Decision> {
     let name = tool.display_name();
     let cmd = tool.shell_command().unwrap_or_default();
     let roots = Roots::new(paths);
@@ -52,6 +54,35 @@ pub fn check(tool: &Tool, a: &Analysis, tainted: bool, paths: &PathContext) -> V
             .evidence(word),
         );
     }
+    for r in runtime_code(a) {
+        if let Some(does) = &r.decoded_does {
+            let mut d = Decision::new(
+                Verdict::Deny,
+                Reason::RuntimeCode,
+                format!(
+                    "{name} runs code built at run time ({}) that decodes to a command that {does}",
+                    r.what
+                ),
+            )
+            .rule("shell.runtime_code")
+            .evidence(r.what.clone());
+            if let Some(t) = &r.decoded {
+                d = d.evidence(crate::text::cap(t, 200).to_string());
+            }
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// The families whose verdict depends on the session's taint, run after the allow list (which
+/// may set their asks aside): code that cannot be seen before it runs and irreversible
+/// unconfirmed deletion (ask in a clean session, deny in a tainted one), destructive everyday
+/// commands (ask in a tainted session only).
+pub fn by_session(tool: &Tool, a: &Analysis, tainted: bool, paths: &PathContext) -> Vec<Decision> {
+    let name = tool.display_name();
+    let roots = Roots::new(paths);
+    let mut out = Vec::new();
     let by_taint = if tainted { Verdict::Deny } else { Verdict::Ask };
     let session = if tainted {
         "in a tainted session"
@@ -59,25 +90,19 @@ pub fn check(tool: &Tool, a: &Analysis, tainted: bool, paths: &PathContext) -> V
         "confirm it is meant"
     };
     for r in runtime_code(a) {
-        let (verdict, message) = match &r.decoded_does {
-            Some(does) => (
-                Verdict::Deny,
-                format!(
-                    "{name} runs code built at run time ({}) that decodes to a command that {does}",
-                    r.what
-                ),
+        if r.decoded_does.is_some() {
+            continue; // denied by `always`
+        }
+        let mut d = Decision::new(
+            by_taint,
+            Reason::RuntimeCode,
+            format!(
+                "{name} runs code that cannot be seen before it runs ({}); {session}",
+                r.what
             ),
-            None => (
-                by_taint,
-                format!(
-                    "{name} runs code that cannot be seen before it runs ({}); {session}",
-                    r.what
-                ),
-            ),
-        };
-        let mut d = Decision::new(verdict, Reason::RuntimeCode, message)
-            .rule("shell.runtime_code")
-            .evidence(r.what.clone());
+        )
+        .rule("shell.runtime_code")
+        .evidence(r.what.clone());
         if let Some(t) = &r.decoded {
             d = d.evidence(crate::text::cap(t, 200).to_string());
         }
@@ -307,6 +332,20 @@ fn catastrophic(a: &Analysis, cmd: &str, roots: &Roots) -> Option<String> {
     None
 }
 
+/// True when a `find` expression selects entries (`-name`, `-type`, `-newer`, `-o`…): only
+/// `-delete` and traversal options (`-depth`, `-maxdepth`, `-xdev`) select everything.
+fn find_filters(c: &SimpleCommand) -> bool {
+    c.args.iter().any(|a| {
+        (a.starts_with('-') || matches!(a.as_str(), "!" | "(" | ","))
+            && !matches!(
+                a.as_str(),
+                "-delete" | "-depth" | "-d" | "-maxdepth" | "-mindepth" | "-xdev" | "-mount"
+                    | "-P" | "-L" | "-H" | "-noleaf" | "-ignore_readdir_race" | "-print"
+                    | "-print0"
+            )
+    })
+}
+
 fn short_flag(c: &SimpleCommand, f: char) -> bool {
     c.args.iter().any(|a| {
         a.starts_with('-')
@@ -374,7 +413,7 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
     let deletes = match p {
         "rm" | "srm" => short_flag(c, 'r') || short_flag(c, 'R') || long_flag(c, "--recursive"),
         "shred" => short_flag(c, 'r') || short_flag(c, 'R'),
-        "find" => c.args.iter().any(|x| x == "-delete") && c.find_names().is_empty(),
+        "find" => c.args.iter().any(|x| x == "-delete") && !find_filters(c),
         _ => false,
     };
     if deletes {

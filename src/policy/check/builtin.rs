@@ -28,8 +28,7 @@ pub fn check(call: &mut Call<'_>) {
         call.verdicts.add(d);
     }
     if let Some(sh) = call.facts.sh.as_ref() {
-        let tainted = call.view.session.tainted;
-        for d in shell_effects::check(&call.tool, sh, tainted, &call.ctx.paths) {
+        for d in shell_effects::always(&call.tool, sh, &call.ctx.paths) {
             call.verdicts.add(d);
         }
     }

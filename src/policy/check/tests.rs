@@ -201,6 +201,7 @@ fn the_checks_run_in_this_order() {
             "builtin",
             "tamper",
             "allow",
+            "effects",
             "provenance",
             "taint",
             "review"
@@ -988,7 +989,8 @@ fn tamper_protected_folders() {
         deny("rm -fr ~/.cursor", shell("rm -fr ~/.cursor/"), PP),
         deny("a project .claude folder", shell("rm -rf .claude"), PP),
         deny("a project .codex folder elsewhere", shell("rm -rf ../other/.codex"), PP),
-        deny("removing all of home", shell("rm -rf ~"), PP),
+        deny("removing all of home", shell("rm -rf ~"), "builtin.catastrophic")
+            .rules(&["shell.catastrophic"]),
         deny("removing ~/.config", shell("rm -rf ~/.config"), PP),
         deny("the data directory", shell("rm -rf ~/.local/share/intentshield"), PP)
             .rules(&["protect.intentshield_state"]),
@@ -1147,9 +1149,10 @@ fn tamper_terminal_driving() {
             UA,
         )
         .view(View::tainted()),
-        allow(
-            "a python pty in a clean session",
+        ask(
+            "a python pty in a clean session (code that cannot be seen: asked)",
             shell("python3 -c \"import pty; pty.spawn(['bash','-c','true'])\""),
+            "builtin.runtime_code",
         ),
         ask(
             "tmux list-sessions when tainted (the taint review, not a deny)",
