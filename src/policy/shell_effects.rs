@@ -234,7 +234,7 @@ impl Roots {
         loop {
             let before = p.len();
             for tail in ["/*", "/.*", "/{*,.*}", "/{.*,*}", "/.", "/"] {
-                if p.len() > tail.len() && p.ends_with(tail) {
+                if p.len() >= tail.len() && p.ends_with(tail) {
                     p.truncate(p.len() - tail.len());
                 }
             }
@@ -728,7 +728,8 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
         "pulumi" if first == "destroy" && (has("--yes") || has("-y") || has("--skip-preview")) => {
             return Some(show(3));
         }
-        "kubectl" | "oc" | "kubecolor" | "microk8s.kubectl" if first == "delete" => {
+        "kubectl" | "oc" | "kubecolor" | "microk8s.kubectl" if ops.contains(&"delete") => {
+            let ops: Vec<&str> = ops.iter().copied().skip_while(|o| *o != "delete").collect();
             const KINDS: &[&str] = &[
                 "ns", "namespace", "namespaces", "sts", "statefulset", "statefulsets", "pvc",
                 "persistentvolumeclaim", "persistentvolumeclaims", "pv", "persistentvolume",

@@ -346,6 +346,16 @@ pub fn facts(c: &InlineCode) -> InlineFacts {
         .map(|s| s.to_string())
         .take(16)
         .collect();
+    if matches!(c.lang, Lang::PowerShell) {
+        // PowerShell takes bare words as arguments (`Get-Content .env`).
+        f.secret_paths.extend(
+            code.split(|ch: char| ch.is_whitespace() || matches!(ch, '(' | ')' | ';' | '|' | ','))
+                .map(|w| w.trim_matches(|ch| ch == '"' || ch == '\''))
+                .filter(|w| !w.is_empty() && w.len() <= 4096 && super::is_secret_path(w))
+                .map(str::to_string)
+                .take(16),
+        );
+    }
     f.writes = literal_writes(&toks, c.lang);
     f.decoded = decoded_constants(&toks);
     let decoder = DECODE_MARKERS.iter().find(|m| has(m));
@@ -1203,8 +1213,8 @@ impl Analysis {
                 let transform = upstream
                     .iter()
                     .skip(1)
-                    .chain(upstream.first().filter(|f| f.program == "printf" && f.args.iter().any(|a| a.contains("\\x") || a.contains("\\0") || a.contains("\\u"))))
-                    .any(|u| TRANSFORMERS.contains(&u.program.as_str()) && !is_identity(u));
+                    .any(|u| TRANSFORMERS.contains(&u.program.as_str()) && !is_identity(u))
+                    || upstream.first().is_some_and(is_decoder);
                 if !transform {
                     continue;
                 }
@@ -1235,6 +1245,30 @@ impl Analysis {
             [p] if p.len() >= 2 => undo(p),
             _ => None,
         }
+    }
+}
+
+/// True for the first command of a pipeline that decodes what it reads (`base64 -d FILE`,
+/// `xxd -r -p FILE`, `gunzip -c FILE`, `openssl enc -d`, `printf '\x72\x6d'`).
+fn is_decoder(c: &SimpleCommand) -> bool {
+    let a = |f: &str| c.args.iter().any(|x| x == f);
+    match c.program.as_str() {
+        "printf" => c
+            .args
+            .iter()
+            .any(|x| x.contains("\\x") || x.contains("\\0") || x.contains("\\u")),
+        "base64" | "base32" | "basenc" | "b64" => {
+            c.args.iter().any(|x| matches!(x.as_str(), "-d" | "--decode" | "-D" | "-di" | "-id"))
+        }
+        "xxd" => c.args.iter().any(|x| x.starts_with('-') && x.contains('r')),
+        "openssl" => a("-d") || a("enc") || a("base64") || a("smime") || a("cms"),
+        "gunzip" | "zcat" | "gzcat" | "bunzip2" | "bzcat" | "unxz" | "xzcat" | "unlzma"
+        | "unzstd" | "zstdcat" | "uudecode" | "gpg" | "age" | "rev" | "uncompress" => true,
+        "gzip" | "bzip2" | "xz" | "lzma" | "zstd" | "lz4" | "brotli" => {
+            c.args.iter().any(|x| x.starts_with('-') && !x.starts_with("--") && x.contains('d'))
+                || a("--decompress")
+        }
+        _ => false,
     }
 }
 
