@@ -306,7 +306,11 @@ fn ifs_split(c: &SimpleCommand) -> Option<SimpleCommand> {
         .join(" ")
         .replace("'$HOME'", "$HOME")
         .replace("'${HOME}'", "${HOME}");
-    let mut inner = shell::analyze(&line).pipelines.into_iter().flatten().next()?;
+    let mut inner = shell::analyze(&line)
+        .pipelines
+        .into_iter()
+        .flatten()
+        .next()?;
     inner.dir = c.dir.clone();
     Some(inner)
 }
@@ -318,7 +322,10 @@ fn catastrophic(a: &Analysis, cmd: &str, roots: &Roots) -> Option<String> {
     }
     for (c, code) in a.inline_programs() {
         if shell::inline_facts_of(&code).fork_loop {
-            return Some(format!("the machine's process table ({} forks in a loop)", c.program));
+            return Some(format!(
+                "the machine's process table ({} forks in a loop)",
+                c.program
+            ));
         }
     }
     for c0 in a.all_commands() {
@@ -339,8 +346,19 @@ fn find_filters(c: &SimpleCommand) -> bool {
         (a.starts_with('-') || matches!(a.as_str(), "!" | "(" | ","))
             && !matches!(
                 a.as_str(),
-                "-delete" | "-depth" | "-d" | "-maxdepth" | "-mindepth" | "-xdev" | "-mount"
-                    | "-P" | "-L" | "-H" | "-noleaf" | "-ignore_readdir_race" | "-print"
+                "-delete"
+                    | "-depth"
+                    | "-d"
+                    | "-maxdepth"
+                    | "-mindepth"
+                    | "-xdev"
+                    | "-mount"
+                    | "-P"
+                    | "-L"
+                    | "-H"
+                    | "-noleaf"
+                    | "-ignore_readdir_race"
+                    | "-print"
                     | "-print0"
             )
     })
@@ -370,15 +388,39 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
         return Some(format!("the disk {d} ({p} writes it)"));
     }
     let devices = || c.operands().into_iter().find(|o| is_disk_device(o));
-    if matches!(p, "wipefs" | "blkdiscard" | "shred" | "sgdisk" | "fdisk" | "sfdisk" | "parted" | "cfdisk" | "hdparm")
-        || p.starts_with("mkfs")
-        || matches!(p, "mke2fs" | "mkswap" | "newfs" | "newfs_hfs" | "newfs_apfs" | "mkdosfs" | "zpool")
+    if matches!(
+        p,
+        "wipefs"
+            | "blkdiscard"
+            | "shred"
+            | "sgdisk"
+            | "fdisk"
+            | "sfdisk"
+            | "parted"
+            | "cfdisk"
+            | "hdparm"
+    ) || p.starts_with("mkfs")
+        || matches!(
+            p,
+            "mke2fs" | "mkswap" | "newfs" | "newfs_hfs" | "newfs_apfs" | "mkdosfs" | "zpool"
+        )
     {
         let destroys = match p {
-            "sgdisk" => short_flag(c, 'Z') || short_flag(c, 'o') || long_flag(c, "--zap-all") || long_flag(c, "--clear"),
+            "sgdisk" => {
+                short_flag(c, 'Z')
+                    || short_flag(c, 'o')
+                    || long_flag(c, "--zap-all")
+                    || long_flag(c, "--clear")
+            }
             "fdisk" | "cfdisk" | "hdparm" => false,
-            "parted" => c.args.iter().any(|x| matches!(x.as_str(), "rm" | "mklabel" | "mkpart")),
-            "zpool" => c.args.first().is_some_and(|x| x == "destroy" || x == "create"),
+            "parted" => c
+                .args
+                .iter()
+                .any(|x| matches!(x.as_str(), "rm" | "mklabel" | "mkpart")),
+            "zpool" => c
+                .args
+                .first()
+                .is_some_and(|x| x == "destroy" || x == "create"),
             _ => true,
         };
         if destroys {
@@ -387,24 +429,39 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
             }
             if p.starts_with("mkfs") || matches!(p, "mke2fs" | "newfs" | "mkdosfs") {
                 // A file system made on an image file is everyday work; anything else is not.
-                const IMAGES: &[&str] = &[".img", ".raw", ".iso", ".bin", ".qcow2", ".vhd", ".vmdk", ".fs", ".ext4", ".ext2", ".ext3", ".dmg", ".image"];
-                let target = c.operands().into_iter().rev().find(|o| !o.chars().all(|x| x.is_ascii_digit()));
+                const IMAGES: &[&str] = &[
+                    ".img", ".raw", ".iso", ".bin", ".qcow2", ".vhd", ".vmdk", ".fs", ".ext4",
+                    ".ext2", ".ext3", ".dmg", ".image",
+                ];
+                let target = c
+                    .operands()
+                    .into_iter()
+                    .rev()
+                    .find(|o| !o.chars().all(|x| x.is_ascii_digit()));
                 let image = target.is_some_and(|t| {
                     let l = t.to_ascii_lowercase();
-                    !t.starts_with("/dev/") && !t.contains('$') && IMAGES.iter().any(|e| l.ends_with(e))
+                    !t.starts_with("/dev/")
+                        && !t.contains('$')
+                        && IMAGES.iter().any(|e| l.ends_with(e))
                 });
                 if !image {
-                    return Some(format!(
-                        "a file system ({p} {})",
-                        target.unwrap_or("")
-                    ));
+                    return Some(format!("a file system ({p} {})", target.unwrap_or("")));
                 }
             }
         }
     }
     if p == "diskutil"
         && c.args.first().is_some_and(|s| {
-            matches!(s.as_str(), "eraseDisk" | "eraseVolume" | "zeroDisk" | "randomDisk" | "secureErase" | "partitionDisk" | "reformat")
+            matches!(
+                s.as_str(),
+                "eraseDisk"
+                    | "eraseVolume"
+                    | "zeroDisk"
+                    | "randomDisk"
+                    | "secureErase"
+                    | "partitionDisk"
+                    | "reformat"
+            )
         })
     {
         return Some(format!("a disk (diskutil {})", c.args[0]));
@@ -449,7 +506,11 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
         }
     }
     // `rsync --delete SRC ROOT`: whatever the source lacks is removed from the root.
-    if p == "rsync" && c.args.iter().any(|x| x.starts_with("--delete") || x == "--del") {
+    if p == "rsync"
+        && c.args
+            .iter()
+            .any(|x| x.starts_with("--delete") || x == "--del")
+    {
         if let Some(dest) = c.operands().last() {
             if !dest.contains(':') {
                 if let Some(w) = locate(dest).and_then(|l| roots.root(&l, true)) {
@@ -527,9 +588,31 @@ const REBUILDABLE: &[&str] = &[
 
 /// `find -name` patterns of junk files (compiled, cached, backups).
 const JUNK_NAMES: &[&str] = &[
-    "*.pyc", "*.pyo", "__pycache__", "*.o", "*.obj", "*.class", "*.log", "*.tmp", "*.swp", "*~",
-    "*.orig", "*.rej", ".ds_store", "*.bak", "*.d", "*.gcda", "*.gcno", "*.egg-info", "node_modules",
-    "*.test", "*.out", "*.cache", ".pytest_cache", "*.map", "thumbs.db",
+    "*.pyc",
+    "*.pyo",
+    "__pycache__",
+    "*.o",
+    "*.obj",
+    "*.class",
+    "*.log",
+    "*.tmp",
+    "*.swp",
+    "*~",
+    "*.orig",
+    "*.rej",
+    ".ds_store",
+    "*.bak",
+    "*.d",
+    "*.gcda",
+    "*.gcno",
+    "*.egg-info",
+    "node_modules",
+    "*.test",
+    "*.out",
+    "*.cache",
+    ".pytest_cache",
+    "*.map",
+    "thumbs.db",
 ];
 
 /// A path inside the workspace that is not a build output or cache.
@@ -562,7 +645,10 @@ fn git_split(c: &SimpleCommand) -> Option<(&str, &[String])> {
     }
     let mut i = 0;
     while let Some(a) = c.args.get(i) {
-        if matches!(a.as_str(), "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env") {
+        if matches!(
+            a.as_str(),
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
+        ) {
             i += 2;
         } else if a.starts_with('-') {
             i += 1;
@@ -577,11 +663,13 @@ fn git_split(c: &SimpleCommand) -> Option<(&str, &[String])> {
 fn destructive(a: &Analysis, roots: &Roots) -> Option<String> {
     for c in a.all_commands() {
         if let Some((sub, rest)) = git_split(c) {
-            let has = |f: &str| rest.iter().any(|x| x == f || x.starts_with(&format!("{f}=")));
+            let has = |f: &str| {
+                rest.iter()
+                    .any(|x| x == f || x.starts_with(&format!("{f}=")))
+            };
             let short = |f: char| {
-                rest.iter().any(|x| {
-                    x.starts_with('-') && !x.starts_with("--") && x[1..].contains(f)
-                })
+                rest.iter()
+                    .any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains(f))
             };
             let hit = match sub {
                 "reset" => has("--hard") || has("--merge") || has("--keep"),
@@ -595,7 +683,9 @@ fn destructive(a: &Analysis, roots: &Roots) -> Option<String> {
                         || has("--prune")
                         || short('f')
                         || short('d')
-                        || rest.iter().any(|x| x.starts_with('+') || (x.starts_with(':') && x.len() > 1))
+                        || rest
+                            .iter()
+                            .any(|x| x.starts_with('+') || (x.starts_with(':') && x.len() > 1))
                 }
                 "checkout" => {
                     has("--force")
@@ -607,7 +697,9 @@ fn destructive(a: &Analysis, roots: &Roots) -> Option<String> {
                     short('D')
                         || ((short('d') || has("--delete")) && (short('f') || has("--force")))
                 }
-                "stash" => rest.first().is_some_and(|x| matches!(x.as_str(), "drop" | "clear")),
+                "stash" => rest
+                    .first()
+                    .is_some_and(|x| matches!(x.as_str(), "drop" | "clear")),
                 "filter-branch" | "filter-repo" => true,
                 "reflog" => rest.first().is_some_and(|x| x == "expire" || x == "delete"),
                 "update-ref" => short('d') || has("--delete"),
@@ -616,7 +708,11 @@ fn destructive(a: &Analysis, roots: &Roots) -> Option<String> {
             };
             if hit {
                 let shown: Vec<&str> = rest.iter().take(4).map(String::as_str).collect();
-                return Some(format!("git {sub} {}", shown.join(" ")).trim_end().to_string());
+                return Some(
+                    format!("git {sub} {}", shown.join(" "))
+                        .trim_end()
+                        .to_string(),
+                );
             }
         }
         let p = c.program.as_str();
@@ -641,7 +737,9 @@ fn destructive(a: &Analysis, roots: &Roots) -> Option<String> {
                 for (t, _) in c.tree_writes() {
                     if let Some(l) = c.dir.locate(&t) {
                         let inside = roots.ctx.resolve(&l).starts_with(&roots.cwd);
-                        if inside && (is_tracked_source(&l, roots) || roots.ctx.resolve(&l) == roots.cwd) {
+                        if inside
+                            && (is_tracked_source(&l, roots) || roots.ctx.resolve(&l) == roots.cwd)
+                        {
                             return Some(format!("find {t} … -delete"));
                         }
                     }
@@ -717,10 +815,14 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
     match p {
         "terraform" | "tofu" | "terragrunt" | "terraform.exe" => {
             let auto = args.iter().any(|x| {
-                matches!(x.trim_start_matches('-'), "auto-approve" | "auto-approve=true")
+                matches!(
+                    x.trim_start_matches('-'),
+                    "auto-approve" | "auto-approve=true"
+                )
             });
             let destroy = ops.contains(&"destroy")
-                || (ops.contains(&"apply") && args.iter().any(|x| matches!(*x, "-destroy" | "--destroy")));
+                || (ops.contains(&"apply")
+                    && args.iter().any(|x| matches!(*x, "-destroy" | "--destroy")));
             if auto && destroy {
                 return Some(show(4));
             }
@@ -731,14 +833,39 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
         "kubectl" | "oc" | "kubecolor" | "microk8s.kubectl" if ops.contains(&"delete") => {
             let ops: Vec<&str> = ops.iter().copied().skip_while(|o| *o != "delete").collect();
             const KINDS: &[&str] = &[
-                "ns", "namespace", "namespaces", "sts", "statefulset", "statefulsets", "pvc",
-                "persistentvolumeclaim", "persistentvolumeclaims", "pv", "persistentvolume",
-                "persistentvolumes", "crd", "crds", "customresourcedefinition",
-                "customresourcedefinitions", "node", "nodes", "secret", "secrets", "all",
+                "ns",
+                "namespace",
+                "namespaces",
+                "sts",
+                "statefulset",
+                "statefulsets",
+                "pvc",
+                "persistentvolumeclaim",
+                "persistentvolumeclaims",
+                "pv",
+                "persistentvolume",
+                "persistentvolumes",
+                "crd",
+                "crds",
+                "customresourcedefinition",
+                "customresourcedefinitions",
+                "node",
+                "nodes",
+                "secret",
+                "secrets",
+                "all",
             ];
             let kind_hit = ops.iter().skip(1).take(2).any(|o| {
-                o.split(',')
-                    .any(|k| KINDS.contains(&k.split('/').next().unwrap_or(k).split('.').next().unwrap_or(k)))
+                o.split(',').any(|k| {
+                    KINDS.contains(
+                        &k.split('/')
+                            .next()
+                            .unwrap_or(k)
+                            .split('.')
+                            .next()
+                            .unwrap_or(k),
+                    )
+                })
             });
             if kind_hit || has("--all") || has("--all-namespaces") || args.contains(&"-A") {
                 return Some(show(4));
@@ -747,8 +874,9 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
         "helm" if matches!(first, "uninstall" | "delete" | "del" | "un") => return Some(show(3)),
         "dropdb" | "dropuser" => return Some(show(2)),
         "mysqladmin" if ops.iter().any(|o| matches!(*o, "drop" | "DROP")) => return Some(show(3)),
-        "psql" | "mysql" | "mariadb" | "sqlite3" | "clickhouse-client" | "cockroach" | "mongosh"
-        | "mongo" | "cqlsh" | "duckdb" | "sqlcmd" | "redis-cli" | "valkey-cli" | "memcflush" => {
+        "psql" | "mysql" | "mariadb" | "sqlite3" | "clickhouse-client" | "cockroach"
+        | "mongosh" | "mongo" | "cqlsh" | "duckdb" | "sqlcmd" | "redis-cli" | "valkey-cli"
+        | "memcflush" => {
             let mut texts: Vec<&str> = args.clone();
             if let Some(h) = &c.heredoc {
                 texts.push(h);
@@ -806,7 +934,9 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
         }
         "gcloud" => {
             let quiet = has("--quiet") || args.contains(&"-q");
-            let deletes = ops.iter().any(|o| matches!(*o, "delete" | "rm" | "destroy"));
+            let deletes = ops
+                .iter()
+                .any(|o| matches!(*o, "delete" | "rm" | "destroy"));
             let storage_rm = ops.first() == Some(&"storage")
                 && ops.get(1).is_some_and(|o| matches!(*o, "rm" | "buckets"))
                 && (has("--recursive") || args.contains(&"-r"));
@@ -820,10 +950,11 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
                 return Some(show(3));
             }
         }
-        "gh" if first == "repo" && ops.get(1) == Some(&"delete") => {
-            if has("--yes") || has("--confirm") || args.contains(&"-y") {
-                return Some(show(4));
-            }
+        "gh" if first == "repo"
+            && ops.get(1) == Some(&"delete")
+            && (has("--yes") || has("--confirm") || args.contains(&"-y")) =>
+        {
+            return Some(show(4));
         }
         "az" => {
             let deletes = ops.iter().any(|o| matches!(*o, "delete" | "purge"));
@@ -837,20 +968,26 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
                 return Some(show(4));
             }
         }
-        "heroku" if first.starts_with("apps:destroy") || first.starts_with("pg:reset") => {
-            if has("--confirm") {
-                return Some(show(3));
-            }
+        "heroku"
+            if (first.starts_with("apps:destroy") || first.starts_with("pg:reset"))
+                && has("--confirm") =>
+        {
+            return Some(show(3));
         }
         "fly" | "flyctl" => {
             let destroys = ops.iter().any(|o| matches!(*o, "destroy"))
-                || (first == "volumes" && ops.get(1).is_some_and(|o| matches!(*o, "destroy" | "delete")));
+                || (first == "volumes"
+                    && ops
+                        .get(1)
+                        .is_some_and(|o| matches!(*o, "destroy" | "delete")));
             if destroys && (has("--yes") || args.contains(&"-y")) {
                 return Some(show(4));
             }
         }
         "zfs" if first == "destroy" => return Some(show(3)),
-        "lvremove" | "vgremove" | "pvremove" if has("--force") || args.contains(&"-f") || args.contains(&"-y") => {
+        "lvremove" | "vgremove" | "pvremove"
+            if has("--force") || args.contains(&"-f") || args.contains(&"-y") =>
+        {
             return Some(show(3));
         }
         _ => {}
@@ -866,7 +1003,10 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
 pub const ENV_SETUP: &[(&str, Option<&[&str]>)] = &[
     ("ssh-agent", None),
     ("direnv", Some(&["hook", "export"])),
-    ("pyenv", Some(&["init", "virtualenv-init", "sh-activate", "sh-shell"])),
+    (
+        "pyenv",
+        Some(&["init", "virtualenv-init", "sh-activate", "sh-shell"]),
+    ),
     ("rbenv", Some(&["init"])),
     ("nodenv", Some(&["init"])),
     ("goenv", Some(&["init"])),
@@ -874,7 +1014,16 @@ pub const ENV_SETUP: &[(&str, Option<&[&str]>)] = &[
     ("plenv", Some(&["init"])),
     ("phpenv", Some(&["init"])),
     ("brew", Some(&["shellenv"])),
-    ("conda", Some(&["shell.bash", "shell.zsh", "shell.fish", "shell.posix", "activate"])),
+    (
+        "conda",
+        Some(&[
+            "shell.bash",
+            "shell.zsh",
+            "shell.fish",
+            "shell.posix",
+            "activate",
+        ]),
+    ),
     ("micromamba", Some(&["shell"])),
     ("mamba", Some(&["shell"])),
     ("starship", Some(&["init"])),
@@ -1027,19 +1176,28 @@ fn walk_runtime(a: &Analysis, owned_by_runner: bool, out: &mut Vec<Runtime>) {
             let subs: Vec<&Analysis> = owned
                 .iter()
                 .copied()
-                .filter(|n| !n.all_commands().iter().all(|x| is_placeholder(&x.argv0) || x.program.starts_with('$')))
+                .filter(|n| {
+                    !n.all_commands()
+                        .iter()
+                        .all(|x| is_placeholder(&x.argv0) || x.program.starts_with('$'))
+                })
                 .collect();
             let prog = c.program.as_str();
             let computed_words = |ws: &[String]| {
-                ws.iter().any(|w| w.contains('$') || is_placeholder(w) || w.contains('`'))
+                ws.iter()
+                    .any(|w| w.contains('$') || is_placeholder(w) || w.contains('`'))
             };
             let shell_c = shell::is_shell(prog)
-                && c.args.iter().any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c'));
+                && c.args
+                    .iter()
+                    .any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c'));
             if prog == "eval" || shell_c {
                 let script: Vec<String> = if shell_c {
                     c.args
                         .iter()
-                        .skip_while(|x| !(x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c')))
+                        .skip_while(|x| {
+                            !(x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c'))
+                        })
                         .skip(1)
                         .take(1)
                         .cloned()
@@ -1048,10 +1206,11 @@ fn walk_runtime(a: &Analysis, owned_by_runner: bool, out: &mut Vec<Runtime>) {
                     c.args.clone()
                 };
                 if computed_words(&script) {
-                    let vars_only = script.iter().all(|w| {
-                        !w.replace("$(…)", "").replace("`…`", "").contains('$')
-                    });
-                    let setup = vars_only && !subs.is_empty() && subs.iter().all(|n| only_env_setup(n));
+                    let vars_only = script
+                        .iter()
+                        .all(|w| !w.replace("$(…)", "").replace("`…`", "").contains('$'));
+                    let setup =
+                        vars_only && !subs.is_empty() && subs.iter().all(|n| only_env_setup(n));
                     if !setup {
                         let decoded = subs.iter().find_map(|n| n.decoded_output());
                         let decoded_does = decoded.as_deref().and_then(decoded_danger);
@@ -1064,7 +1223,12 @@ fn walk_runtime(a: &Analysis, owned_by_runner: bool, out: &mut Vec<Runtime>) {
                 }
             }
             if matches!(prog, "source" | ".") {
-                let target = c.args.iter().find(|x| !x.starts_with('-')).map(String::as_str).unwrap_or("");
+                let target = c
+                    .args
+                    .iter()
+                    .find(|x| !x.starts_with('-'))
+                    .map(String::as_str)
+                    .unwrap_or("");
                 let stdin_like = target.is_empty()
                     || target.starts_with("/dev/stdin")
                     || target.starts_with("/dev/fd/")
@@ -1072,7 +1236,10 @@ fn walk_runtime(a: &Analysis, owned_by_runner: bool, out: &mut Vec<Runtime>) {
                     || target == "-";
                 let fed_text = c.heredoc.as_deref().unwrap_or("");
                 let stdin_computed = stdin_like
-                    && (fed_text.is_empty() || fed_text.contains('$') || is_placeholder(fed_text) || c.has_substitution);
+                    && (fed_text.is_empty()
+                        || fed_text.contains('$')
+                        || is_placeholder(fed_text)
+                        || c.has_substitution);
                 let computed = is_placeholder(target)
                     || target.contains("<(")
                     || (target.starts_with('$') && !target.contains('/'));
@@ -1122,7 +1289,10 @@ fn inline_secret_egress(a: &Analysis) -> Option<(String, String)> {
         let f = shell::inline_facts_of(&code);
         let Some(net) = &f.network else { continue };
         if let Some(p) = f.secret_paths.first() {
-            return Some((format!("{} {p} + {net}", c.program), format!("the secret file {p}")));
+            return Some((
+                format!("{} {p} + {net}", c.program),
+                format!("the secret file {p}"),
+            ));
         }
         if let Some(e) = &f.env_read {
             return Some((

@@ -137,9 +137,18 @@ impl SimpleCommand {
         while let Some(a) = args.get(i) {
             i += 1;
             let takes = match lang {
-                Lang::Python => a == "-c" || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('c') && a[1..].chars().all(|c| c.is_ascii_alphabetic())),
+                Lang::Python => {
+                    a == "-c"
+                        || (a.starts_with('-')
+                            && !a.starts_with("--")
+                            && a.ends_with('c')
+                            && a[1..].chars().all(|c| c.is_ascii_alphabetic()))
+                }
                 Lang::Js => {
-                    if let Some(v) = a.strip_prefix("--eval=").or_else(|| a.strip_prefix("--print=")) {
+                    if let Some(v) = a
+                        .strip_prefix("--eval=")
+                        .or_else(|| a.strip_prefix("--print="))
+                    {
                         push(v);
                         continue;
                     }
@@ -160,7 +169,17 @@ impl SimpleCommand {
                     if !a.starts_with('-') && !a.starts_with('/') {
                         // `pwsh 'Get-Item x'`: the first operand is a script file or command.
                         false
-                    } else if matches!(l, "encodedcommand" | "enc" | "e" | "ec" | "en" | "encoded" | "encod" | "encodedcom") {
+                    } else if matches!(
+                        l,
+                        "encodedcommand"
+                            | "enc"
+                            | "e"
+                            | "ec"
+                            | "en"
+                            | "encoded"
+                            | "encod"
+                            | "encodedcom"
+                    ) {
                         if let Some(v) = args.get(i) {
                             i += 1;
                             match decode_utf16_base64(v) {
@@ -296,7 +315,11 @@ pub fn facts(c: &InlineCode) -> InlineFacts {
             [Tok::Name(n), Tok::Punct('('), Tok::Str(s, _)] | [Tok::Name(n), Tok::Str(s, _), _]
                 if matches!(
                     n.as_str(),
-                    "require" | "import" | "__import__" | "require_relative" | "importlib.import_module"
+                    "require"
+                        | "import"
+                        | "__import__"
+                        | "require_relative"
+                        | "importlib.import_module"
                 ) =>
             {
                 Some(s.trim_start_matches("node:").to_ascii_lowercase())
@@ -323,7 +346,8 @@ pub fn facts(c: &InlineCode) -> InlineFacts {
             });
             (url && URL_OPENERS.iter().any(|m| has(m))).then(|| "a URL opened".to_string())
         });
-    let backquote_runs = matches!(c.lang, Lang::Perl | Lang::Ruby | Lang::Php) && skel.contains("``");
+    let backquote_runs =
+        matches!(c.lang, Lang::Perl | Lang::Ruby | Lang::Php) && skel.contains("``");
     f.spawn = SPAWN_MARKERS
         .iter()
         .find(|m| has(m))
@@ -658,7 +682,14 @@ fn dynamic_run(toks: &[Tok], lang: Lang) -> Option<String> {
         // Python's `exec` and JS's `Function` need a call; PowerShell's `iex` takes a word.
         let arg_start = match toks.get(i + 1) {
             Some(Tok::Punct('(')) => i + 2,
-            Some(_) if matches!(lang, Lang::PowerShell | Lang::Perl | Lang::Ruby | Lang::AppleScript) => i + 1,
+            Some(_)
+                if matches!(
+                    lang,
+                    Lang::PowerShell | Lang::Perl | Lang::Ruby | Lang::AppleScript
+                ) =>
+            {
+                i + 1
+            }
             _ => continue,
         };
         if matches!(bare, "load") && lang != Lang::Js {
@@ -666,7 +697,10 @@ fn dynamic_run(toks: &[Tok], lang: Lang) -> Option<String> {
         }
         // One literal and then the end of the call: the text is in the line, analysable.
         let literal = matches!(toks.get(arg_start), Some(Tok::Str(_, q)) if *q != '`')
-            && matches!(toks.get(arg_start + 1), None | Some(Tok::Punct(')' | ';' | ',')))
+            && matches!(
+                toks.get(arg_start + 1),
+                None | Some(Tok::Punct(')' | ';' | ','))
+            )
             && !matches!(toks.get(arg_start + 1), Some(Tok::Punct(',')) if bare == "function");
         if literal && !matches!(bare, "__import__" | "import_module") {
             continue;
@@ -830,9 +864,10 @@ fn tokenize(code: &str, lang: Lang) -> (Vec<Tok>, bool) {
             continue;
         }
         // Comments.
-        let line_comment = (hash_comment && c == '#' && !(lang == Lang::PowerShell && next == Some('>')))
-            || (slash_comment && c == '/' && next == Some('/'))
-            || (lang == Lang::AppleScript && c == '-' && next == Some('-'));
+        let line_comment =
+            (hash_comment && c == '#' && !(lang == Lang::PowerShell && next == Some('>')))
+                || (slash_comment && c == '/' && next == Some('/'))
+                || (lang == Lang::AppleScript && c == '-' && next == Some('-'));
         if line_comment {
             // Perl's `$#array` and Ruby's `"#{…}"` never reach here (`$` and strings first).
             while i < b.len() && b[i] != '\n' {
@@ -856,9 +891,8 @@ fn tokenize(code: &str, lang: Lang) -> (Vec<Tok>, bool) {
         }
         // Strings (Python prefixes r, b, f, u are names glued to the quote: dropped).
         if c == '"' || c == '\'' || (c == '`' && lang != Lang::PowerShell) {
-            let triple = lang == Lang::Python
-                && b.get(i + 1) == Some(&c)
-                && b.get(i + 2) == Some(&c);
+            let triple =
+                lang == Lang::Python && b.get(i + 1) == Some(&c) && b.get(i + 2) == Some(&c);
             let mut s = String::new();
             i += if triple { 3 } else { 1 };
             while i < b.len() {
@@ -886,7 +920,12 @@ fn tokenize(code: &str, lang: Lang) -> (Vec<Tok>, bool) {
                 i += 1;
             }
             if let Some(Tok::Name(n)) = out.last() {
-                if lang == Lang::Python && matches!(n.as_str(), "r" | "b" | "f" | "u" | "rb" | "br" | "fr" | "rf") {
+                if lang == Lang::Python
+                    && matches!(
+                        n.as_str(),
+                        "r" | "b" | "f" | "u" | "rb" | "br" | "fr" | "rf"
+                    )
+                {
                     out.pop();
                 }
             }
@@ -908,7 +947,9 @@ fn tokenize(code: &str, lang: Lang) -> (Vec<Tok>, bool) {
             let open = b.get(i + skip).copied();
             let prev_ok = i == 0 || !(b[i - 1].is_alphanumeric() || b[i - 1] == '_');
             if skip > 0 && prev_ok {
-                if let Some(o) = open.filter(|o| matches!(o, '(' | '{' | '[' | '<' | '|' | '/' | '!')) {
+                if let Some(o) =
+                    open.filter(|o| matches!(o, '(' | '{' | '[' | '<' | '|' | '/' | '!'))
+                {
                     let close = match o {
                         '(' => ')',
                         '{' => '}',
@@ -939,7 +980,9 @@ fn tokenize(code: &str, lang: Lang) -> (Vec<Tok>, bool) {
                     || (d == '.' && b.get(i + 1).is_some_and(|x| x.is_alphabetic() || *x == '_'))
                     || (d == ':' && b.get(i + 1) == Some(&':'))
                     || (d == ':' && n.ends_with(':'))
-                    || (d == '-' && lang == Lang::PowerShell && b.get(i + 1).is_some_and(|x| x.is_alphabetic()))
+                    || (d == '-'
+                        && lang == Lang::PowerShell
+                        && b.get(i + 1).is_some_and(|x| x.is_alphabetic()))
                     || (d == '%' && n.is_empty());
                 if !joins || n.len() > 256 {
                     break;
@@ -1062,7 +1105,9 @@ fn decoded_constants(toks: &[Tok]) -> Vec<String> {
     }
     // `'…'[::-1]`: a reversed literal.
     for w in toks.windows(6) {
-        if let [Tok::Str(s, _), Tok::Punct('['), Tok::Punct(':'), Tok::Punct(':'), Tok::Punct('-'), Tok::Name(one)] = w {
+        if let [Tok::Str(s, _), Tok::Punct('['), Tok::Punct(':'), Tok::Punct(':'), Tok::Punct('-'), Tok::Name(one)] =
+            w
+        {
             if one == "1" && out.len() < MAX_DECODED {
                 out.push(s.chars().rev().collect());
             }
@@ -1138,7 +1183,7 @@ pub fn hex_text(s: &str) -> Option<String> {
         .bytes()
         .filter(|c| !c.is_ascii_whitespace() && !matches!(c, b':' | b','))
         .collect();
-    if digits.len() < 2 || digits.len() % 2 != 0 {
+    if digits.len() < 2 || !digits.len().is_multiple_of(2) {
         return None;
     }
     let mut out = Vec::with_capacity(digits.len() / 2);
@@ -1161,17 +1206,65 @@ fn decode_utf16_base64(s: &str) -> Option<String> {
 }
 
 fn printable(t: &str) -> bool {
-    !t.is_empty() && t.chars().all(|c| !c.is_control() || matches!(c, '\n' | '\t' | '\r'))
+    !t.is_empty()
+        && t.chars()
+            .all(|c| !c.is_control() || matches!(c, '\n' | '\t' | '\r'))
 }
 
 /// Programs that transform the text they are fed (decode, reverse, translate, decompress,
 /// decrypt): what comes out of them cannot be read in the line.
 pub const TRANSFORMERS: &[&str] = &[
-    "base64", "base32", "basenc", "b64", "rev", "tr", "xxd", "od", "openssl", "gunzip", "gzip",
-    "zcat", "gzcat", "bunzip2", "bzip2", "bzcat", "xz", "unxz", "xzcat", "lzma", "unlzma",
-    "zstd", "unzstd", "zstdcat", "lz4", "brotli", "uudecode", "recode", "iconv", "sed", "awk",
-    "gawk", "perl", "python", "python3", "ruby", "node", "cut", "paste", "fold", "tac", "sort",
-    "caesar", "rot13", "gpg", "age", "printf", "echo", "uncompress", "unpack200", "jq",
+    "base64",
+    "base32",
+    "basenc",
+    "b64",
+    "rev",
+    "tr",
+    "xxd",
+    "od",
+    "openssl",
+    "gunzip",
+    "gzip",
+    "zcat",
+    "gzcat",
+    "bunzip2",
+    "bzip2",
+    "bzcat",
+    "xz",
+    "unxz",
+    "xzcat",
+    "lzma",
+    "unlzma",
+    "zstd",
+    "unzstd",
+    "zstdcat",
+    "lz4",
+    "brotli",
+    "uudecode",
+    "recode",
+    "iconv",
+    "sed",
+    "awk",
+    "gawk",
+    "perl",
+    "python",
+    "python3",
+    "ruby",
+    "node",
+    "cut",
+    "paste",
+    "fold",
+    "tac",
+    "sort",
+    "caesar",
+    "rot13",
+    "gpg",
+    "age",
+    "printf",
+    "echo",
+    "uncompress",
+    "unpack200",
+    "jq",
 ];
 
 /// A shell or interpreter fed transformed text in a pipeline, found by
@@ -1204,8 +1297,11 @@ impl Analysis {
                 }
                 // An interpreter given its own program (`python3 script.py`, `node -e …`)
                 // reads its stdin as data, not code.
-                if c.inline_code().is_some_and(|code| code.code != c.heredoc.clone().unwrap_or_default())
-                    || c.operands().iter().any(|o| *o != "-" && !o.starts_with("/dev/"))
+                if c.inline_code()
+                    .is_some_and(|code| code.code != c.heredoc.clone().unwrap_or_default())
+                    || c.operands()
+                        .iter()
+                        .any(|o| *o != "-" && !o.starts_with("/dev/"))
                 {
                     continue;
                 }
@@ -1257,15 +1353,18 @@ fn is_decoder(c: &SimpleCommand) -> bool {
             .args
             .iter()
             .any(|x| x.contains("\\x") || x.contains("\\0") || x.contains("\\u")),
-        "base64" | "base32" | "basenc" | "b64" => {
-            c.args.iter().any(|x| matches!(x.as_str(), "-d" | "--decode" | "-D" | "-di" | "-id"))
-        }
+        "base64" | "base32" | "basenc" | "b64" => c
+            .args
+            .iter()
+            .any(|x| matches!(x.as_str(), "-d" | "--decode" | "-D" | "-di" | "-id")),
         "xxd" => c.args.iter().any(|x| x.starts_with('-') && x.contains('r')),
         "openssl" => a("-d") || a("enc") || a("base64") || a("smime") || a("cms"),
         "gunzip" | "zcat" | "gzcat" | "bunzip2" | "bzcat" | "unxz" | "xzcat" | "unlzma"
         | "unzstd" | "zstdcat" | "uudecode" | "gpg" | "age" | "rev" | "uncompress" => true,
         "gzip" | "bzip2" | "xz" | "lzma" | "zstd" | "lz4" | "brotli" => {
-            c.args.iter().any(|x| x.starts_with('-') && !x.starts_with("--") && x.contains('d'))
+            c.args
+                .iter()
+                .any(|x| x.starts_with('-') && !x.starts_with("--") && x.contains('d'))
                 || a("--decompress")
         }
         _ => false,
@@ -1287,7 +1386,8 @@ fn undo(steps: &[SimpleCommand]) -> Option<String> {
         let a: Vec<&str> = s.args.iter().map(String::as_str).collect();
         text = match s.program.as_str() {
             "base64" | "b64" | "basenc"
-                if a.iter().any(|x| matches!(*x, "-d" | "--decode" | "-D" | "-di" | "-id")) =>
+                if a.iter()
+                    .any(|x| matches!(*x, "-d" | "--decode" | "-D" | "-di" | "-id")) =>
             {
                 String::from_utf8(base64_bytes(text.trim())?).ok()?
             }
@@ -1297,7 +1397,11 @@ fn undo(steps: &[SimpleCommand]) -> Option<String> {
                 .collect::<Vec<_>>()
                 .join("\n"),
             "tr" => tr(&text, &a)?,
-            "xxd" if a.contains(&"-r") && a.contains(&"-p") || a.contains(&"-rp") || a.contains(&"-pr") => {
+            "xxd"
+                if a.contains(&"-r") && a.contains(&"-p")
+                    || a.contains(&"-rp")
+                    || a.contains(&"-pr") =>
+            {
                 hex_text(&text)?
             }
             "cat" if a.is_empty() => text,
@@ -1389,15 +1493,21 @@ pub fn fork_bomb(cmd: &str) -> Option<String> {
             }
         }
         let mut name_start = name_end;
-        while name_start > 0 && !b[name_start - 1].is_whitespace() && !matches!(b[name_start - 1], ';' | '&' | '|' | '(' | ')' | '{' | '}') {
+        while name_start > 0
+            && !b[name_start - 1].is_whitespace()
+            && !matches!(b[name_start - 1], ';' | '&' | '|' | '(' | ')' | '{' | '}')
+        {
             name_start -= 1;
         }
         let name: String = b[name_start..name_end].iter().collect();
-        if name.is_empty() || name == "function" || name_end == j && {
-            // `function NAME {`: the word before NAME must be `function`.
-            let before: String = b[..name_start].iter().collect();
-            !before.trim_end().ends_with("function")
-        } {
+        if name.is_empty()
+            || name == "function"
+            || name_end == j && {
+                // `function NAME {`: the word before NAME must be `function`.
+                let before: String = b[..name_start].iter().collect();
+                !before.trim_end().ends_with("function")
+            }
+        {
             i += 1;
             continue;
         }
@@ -1419,7 +1529,9 @@ pub fn fork_bomb(cmd: &str) -> Option<String> {
         }
         let body: String = b[i + 1..k.min(b.len())].iter().collect();
         let calls = body
-            .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}'))
+            .split(|c: char| {
+                c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}')
+            })
             .filter(|w| *w == name)
             .count();
         let background = body.contains('|') || body.replace("&&", "").contains('&');

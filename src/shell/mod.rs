@@ -34,7 +34,9 @@ mod writes;
 
 pub use command::{Dir, SimpleCommand};
 pub use flows::{glob_match, is_secret_path, is_secret_var, SecretFlow};
-pub use inline::{facts as inline_facts_of, fork_bomb, is_shell, InlineCode, InlineFacts, Lang, TransformedFeed};
+pub use inline::{
+    facts as inline_facts_of, fork_bomb, is_shell, InlineCode, InlineFacts, Lang, TransformedFeed,
+};
 pub use writes::{WriteKind, WriteTarget};
 
 use expand::Vars;
