@@ -384,7 +384,22 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
     let p = c.program.as_str();
     let locate = |raw: &str| c.dir.locate(raw);
     // Disks and file systems.
-    if let Some(d) = c.writes().iter().find(|w| is_disk_device(w)) {
+    // Content written to a disk device (not `rm`/`touch`/`chmod` of its node).
+    let content_writer = matches!(
+        p,
+        "dd" | "tee" | "cp" | "install" | "sponge" | "pv" | "ddrescue" | "dcfldd" | "dc3dd" | "cat"
+    );
+    let disk_write = c
+        .redirect_writes
+        .iter()
+        .find(|w| is_disk_device(w))
+        .cloned()
+        .or_else(|| {
+            content_writer
+                .then(|| c.writes().into_iter().find(|w| is_disk_device(w)))
+                .flatten()
+        });
+    if let Some(d) = disk_write {
         return Some(format!("the disk {d} ({p} writes it)"));
     }
     let devices = || c.operands().into_iter().find(|o| is_disk_device(o));
@@ -406,6 +421,15 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
         )
     {
         let destroys = match p {
+            "wipefs" => {
+                short_flag(c, 'a')
+                    || long_flag(c, "--all")
+                    || short_flag(c, 'o')
+                    || long_flag(c, "--offset")
+            }
+            "sfdisk" => {
+                long_flag(c, "--delete") || !c.redirect_reads.is_empty() || c.heredoc.is_some()
+            }
             "sgdisk" => {
                 short_flag(c, 'Z')
                     || short_flag(c, 'o')
@@ -427,26 +451,14 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
             if let Some(d) = devices() {
                 return Some(format!("the disk {d} ({p})"));
             }
-            if p.starts_with("mkfs") || matches!(p, "mke2fs" | "newfs" | "mkdosfs") {
-                // A file system made on an image file is everyday work; anything else is not.
-                const IMAGES: &[&str] = &[
-                    ".img", ".raw", ".iso", ".bin", ".qcow2", ".vhd", ".vmdk", ".fs", ".ext4",
-                    ".ext2", ".ext3", ".dmg", ".image",
-                ];
-                let target = c
-                    .operands()
-                    .into_iter()
-                    .rev()
-                    .find(|o| !o.chars().all(|x| x.is_ascii_digit()));
-                let image = target.is_some_and(|t| {
-                    let l = t.to_ascii_lowercase();
-                    !t.starts_with("/dev/")
-                        && !t.contains('$')
-                        && IMAGES.iter().any(|e| l.ends_with(e))
-                });
-                if !image {
-                    return Some(format!("a file system ({p} {})", target.unwrap_or("")));
-                }
+            // A file system made on an image file is everyday work; on a device named at
+            // run time it is not.
+            let unknown = c
+                .operands()
+                .into_iter()
+                .find(|o| o.contains('$') || o.contains('…'));
+            if let Some(t) = unknown.filter(|_| p.starts_with("mkfs") || p == "mke2fs") {
+                return Some(format!("a file system ({p} {t})"));
             }
         }
     }
@@ -872,7 +884,9 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
             }
         }
         "helm" if matches!(first, "uninstall" | "delete" | "del" | "un") => return Some(show(3)),
-        "dropdb" | "dropuser" => return Some(show(2)),
+        "dropdb" | "dropuser" if !(has("--interactive") || args.contains(&"-i")) => {
+            return Some(show(2));
+        }
         "mysqladmin" if ops.iter().any(|o| matches!(*o, "drop" | "DROP")) => return Some(show(3)),
         "psql" | "mysql" | "mariadb" | "sqlite3" | "clickhouse-client" | "cockroach"
         | "mongosh" | "mongo" | "cqlsh" | "duckdb" | "sqlcmd" | "redis-cli" | "valkey-cli"
@@ -1107,17 +1121,20 @@ fn decoded_danger(text: &str) -> Option<String> {
     None
 }
 
+/// True for an environment-setup command ([`ENV_SETUP`]) or a CLI printing its own shell
+/// completion (`X completion SHELL`, `X completions SHELL`).
+fn is_env_setup(c: &SimpleCommand) -> bool {
+    let first = c.args.first().map(String::as_str);
+    matches!(first, Some("completion" | "completions"))
+        || ENV_SETUP.iter().any(|(prog, subs)| {
+            *prog == c.program && subs.is_none_or(|s| first.is_some_and(|a| s.contains(&a)))
+        })
+}
+
 /// True when the analysis `n` (a substitution's) runs only environment-setup programs.
 fn only_env_setup(n: &Analysis) -> bool {
     let cmds = n.all_commands();
-    !cmds.is_empty()
-        && n.pipe_to_shell().is_none()
-        && cmds.iter().all(|c| {
-            ENV_SETUP.iter().any(|(prog, subs)| {
-                *prog == c.program
-                    && subs.is_none_or(|s| c.args.first().is_some_and(|a| s.contains(&a.as_str())))
-            })
-        })
+    !cmds.is_empty() && n.pipe_to_shell().is_none() && cmds.iter().all(|c| is_env_setup(c))
 }
 
 /// A placeholder the analysis leaves for a substitution's text (`$(…)`, `…`).
@@ -1148,7 +1165,7 @@ fn runtime_code(a: &Analysis) -> Vec<Runtime> {
             });
         }
     }
-    if let Some(t) = crate::policy::tamper::guard::drives_terminal(a) {
+    if let Some(t) = types_into_terminal(a) {
         out.push(Runtime {
             what: format!("types into another program's terminal ({t})"),
             decoded: None,
@@ -1157,6 +1174,45 @@ fn runtime_code(a: &Analysis) -> Vec<Runtime> {
     }
     out.truncate(4);
     out
+}
+
+/// A command that types into another program's terminal or window: `tmux send-keys`/
+/// `paste-buffer`, `screen -X stuff`, an `expect` script, `ttyecho`, `xdotool type`,
+/// `osascript` keystrokes, inline code pushing input (`TIOCSTI`, `pexpect`). What it types
+/// cannot be analysed. (Opening a terminal, `script`, `abduco`, a Python `pty`, is the tamper
+/// check's concern in a tainted session.)
+fn types_into_terminal(a: &Analysis) -> Option<String> {
+    for c in a.all_commands() {
+        let p = c.program.as_str();
+        let has = |w: &[&str]| c.args.iter().any(|x| w.contains(&x.as_str()));
+        let hit = match p {
+            "tmux" => has(&["send-keys", "send", "paste-buffer", "pasteb"]),
+            "screen" => has(&["stuff", "paste", "eval", "exec"]),
+            "expect" | "unbuffer" => {
+                c.args.iter().any(|x| !x.starts_with('-')) || has(&["-c", "-f"])
+            }
+            "ttyecho" | "conspy" | "wtype" => true,
+            "xdotool" | "ydotool" => has(&["type", "key", "keydown"]),
+            "osascript" => c.args.iter().any(|x| {
+                let l = x.to_ascii_lowercase();
+                l.contains("keystroke") || l.contains("key code")
+            }),
+            _ => false,
+        };
+        if hit {
+            return Some(p.to_string());
+        }
+    }
+    for (c, code) in a.inline_programs() {
+        let lower = code.code.to_ascii_lowercase();
+        if let Some(k) = ["tiocsti", "pexpect", "sendline(", "send_keys"]
+            .iter()
+            .find(|k| lower.contains(*k))
+        {
+            return Some(format!("{} ({k})", c.program));
+        }
+    }
+    None
 }
 
 /// `eval`/`source` of text built at run time, a shell's `-c` script built at run time, and a
@@ -1235,13 +1291,21 @@ fn walk_runtime(a: &Analysis, owned_by_runner: bool, out: &mut Vec<Runtime>) {
                     || target.starts_with("/proc/self/fd")
                     || target == "-";
                 let fed_text = c.heredoc.as_deref().unwrap_or("");
+                // Fed by a pipe: what the commands before it print (`kubectl completion
+                // fish | source` is setup; `ssh host … | source` is not).
+                let piped = ci > 0;
+                let fed_by_setup = piped && p[..ci].iter().all(is_env_setup);
                 let stdin_computed = stdin_like
-                    && (fed_text.is_empty()
-                        || fed_text.contains('$')
-                        || is_placeholder(fed_text)
-                        || c.has_substitution);
-                let computed = is_placeholder(target)
-                    || target.contains("<(")
+                    && !fed_by_setup
+                    && (piped
+                        || (!fed_text.is_empty()
+                            && (fed_text.contains('$')
+                                || is_placeholder(fed_text)
+                                || c.has_substitution)));
+                let procsub = target.contains("<(");
+                let setup_subs = !subs.is_empty() && subs.iter().all(|n| only_env_setup(n));
+                let computed = (procsub && !setup_subs)
+                    || (is_placeholder(target) && !procsub)
                     || (target.starts_with('$') && !target.contains('/'));
                 if stdin_computed || computed {
                     out.push(Runtime {

@@ -1149,10 +1149,9 @@ fn tamper_terminal_driving() {
             UA,
         )
         .view(View::tainted()),
-        ask(
-            "a python pty in a clean session (code that cannot be seen: asked)",
+        allow(
+            "a python pty in a clean session",
             shell("python3 -c \"import pty; pty.spawn(['bash','-c','true'])\""),
-            "builtin.runtime_code",
         ),
         ask(
             "tmux list-sessions when tainted (the taint review, not a deny)",

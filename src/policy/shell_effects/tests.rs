@@ -104,6 +104,10 @@ fn catastrophic_is_denied_always() {
         "mkfs -t xfs /dev/vdb",
         "mkfs.vfat /dev/sdc",
         "wipefs -a /dev/sda",
+        "sudo wipefs --all /dev/sdb",
+        "sudo sfdisk --delete /dev/sda 1",
+        "mkfs.ext4 \"$DEV\"",
+        "sudo parted /dev/sda mklabel gpt",
         "shred -n 3 /dev/sda",
         "sgdisk --zap-all /dev/nvme0n1",
         "diskutil eraseDisk JHFS+ X disk2",
@@ -145,6 +149,18 @@ fn everyday_deletes_are_not_catastrophic() {
         "chown -R me ./data",
         "rsync -a --delete src/ /tmp/mirror/",
         "mkfs.ext4 disk.img",
+        "mkfs.erofs -zlz4hc image.erofs root/",
+        "rm /dev/sdXN",
+        "wipefs /dev/sda",
+        "sfdisk -l /dev/sda",
+        "screen -X -S name quit",
+        "abduco -A name bash",
+        "script --help",
+        "expect -v",
+        "kubectl completion fish | source",
+        "source <(ng completion script)",
+        "source <(kubectl completion bash)",
+        "dropuser --interactive",
         "dd if=/dev/zero of=./disk.img bs=1M count=10",
         "echo hi > /dev/null",
         "mv ./* ../archive/",
@@ -325,6 +341,12 @@ fn runtime_code_is_asked_clean_and_denied_tainted() {
         // driving another program's terminal
         "tmux send-keys -t 0 'ls' Enter",
         "screen -S s -X stuff 'ls\\n'",
+        "tmux paste-buffer -t 1",
+        "expect -c 'spawn ssh h; send \"yes\\r\"'",
+        "xdotool type 'rm -rf ~'",
+        "osascript -e 'tell application \"System Events\" to keystroke \"y\"'",
+        "python3 -c 'import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b\"x\")'",
+        "ssh host print-env | source",
     ];
     both(&cmds, Verdict::Ask, Verdict::Deny, "shell.runtime_code");
 }
@@ -415,4 +437,21 @@ fn inline_code_sending_secrets_is_denied() {
         "python3 -c \"print('requests os.environ .env')\"",
     ];
     expect(&silent, false, Verdict::Allow, "");
+}
+
+#[test]
+#[ignore]
+fn tldr_scan_tmp() {
+    let text = std::fs::read_to_string("/work/shared/corpora-shell/tldr.jsonl").unwrap();
+    let mut counts = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let cmd = v["command"].as_str().unwrap_or("");
+        let (verdict, rule) = decide(cmd, false);
+        if verdict != Verdict::Allow {
+            *counts.entry(rule.clone()).or_insert(0) += 1;
+            println!("{:?} {rule} :: {cmd}", verdict);
+        }
+    }
+    println!("{counts:?}");
 }

@@ -271,7 +271,7 @@ const PTY_CODE: &[&str] = &[
 /// send-keys`, `screen -X stuff`, `socat … pty`, or inline code that opens a pseudo-terminal.
 /// What it types into the program cannot be analysed (it could answer `intentshield
 /// approve`'s confirmation prompt).
-pub(crate) fn drives_terminal(a: &Analysis) -> Option<String> {
+pub(super) fn drives_terminal(a: &Analysis) -> Option<String> {
     for c in a.all_commands() {
         let p = c.program.as_str();
         let args = |w: &[&str]| c.args.iter().any(|x| w.contains(&x.as_str()));

@@ -18,7 +18,7 @@
 //! The lists here are allowlists: a subcommand, program or tool not known to be harmless to
 //! the guard is treated as one that is not.
 
-pub(crate) mod guard;
+mod guard;
 mod state;
 mod tools;
 mod writes;
