@@ -1157,11 +1157,31 @@ fn runtime_code(a: &Analysis) -> Vec<Runtime> {
     for (c, code) in a.inline_programs() {
         let f = shell::inline_facts_of(&code);
         if let Some(d) = &f.dynamic {
-            let decoded_does = f.decoded.iter().find_map(|t| decoded_danger(t));
+            // Text fetched from the network and run is a download run unseen.
+            let decoded_does = f
+                .decoded
+                .iter()
+                .find_map(|t| decoded_danger(t))
+                .or_else(|| {
+                    f.network
+                        .as_ref()
+                        .map(|n| format!("is fetched from the network ({n}) and run"))
+                });
             out.push(Runtime {
                 what: format!("{} runs text built at run time ({d})", c.program),
                 decoded: f.decoded.first().cloned(),
                 decoded_does,
+            });
+        } else if let (Some(n), Some(s)) = (&f.network, &f.spawn) {
+            // Inline code that reaches the network and starts processes: what it runs may be
+            // what it fetched.
+            out.push(Runtime {
+                what: format!(
+                    "{} reaches the network ({n}) and starts processes ({s})",
+                    c.program
+                ),
+                decoded: None,
+                decoded_does: None,
             });
         }
     }

@@ -679,6 +679,17 @@ fn dynamic_run(toks: &[Tok], lang: Lang) -> Option<String> {
         if !RUNNERS.contains(&n) && !RUNNERS.contains(&bare) {
             continue;
         }
+        // `eval` handed on as a function (`.then(eval)`, `map(eval, …)`) runs what it gets.
+        let passed_on = matches!(toks.get(i.wrapping_sub(1)), Some(Tok::Punct('(' | ',')))
+            && matches!(toks.get(i + 1), Some(Tok::Punct(')' | ',')))
+            && toks[..i].iter().rev().take(4).any(|t| {
+                matches!(t, Tok::Name(m) if ["then", "map", "foreach", "apply", "call", "pipe", "on"]
+                    .iter()
+                    .any(|x| m.ends_with(x)))
+            });
+        if passed_on && matches!(bare, "eval" | "exec") {
+            return Some(n.to_string());
+        }
         // Python's `exec` and JS's `Function` need a call; PowerShell's `iex` takes a word.
         let arg_start = match toks.get(i + 1) {
             Some(Tok::Punct('(')) => i + 2,
