@@ -1239,14 +1239,18 @@ fn types_into_terminal(a: &Analysis) -> Option<String> {
 /// computed program name, through every nested line. `owned_by_runner`: this analysis is the
 /// text of an `eval`, `sh -c` or `source` (its placeholder commands are that runner's).
 fn walk_runtime(a: &Analysis, owned_by_runner: bool, out: &mut Vec<Runtime>) {
+    if out.len() >= 4 {
+        return;
+    }
+    // The nested analyses by the command that owns them, grouped once.
+    let mut by_owner: std::collections::HashMap<(usize, usize), Vec<&Analysis>> =
+        std::collections::HashMap::new();
+    for (x, y, n) in &a.nested {
+        by_owner.entry((*x, *y)).or_default().push(n);
+    }
     for (pi, p) in a.pipelines.iter().enumerate() {
         for (ci, c) in p.iter().enumerate() {
-            let owned: Vec<&Analysis> = a
-                .nested
-                .iter()
-                .filter(|(x, y, _)| *x == pi && *y == ci)
-                .map(|(_, _, n)| n)
-                .collect();
+            let owned: Vec<&Analysis> = by_owner.remove(&(pi, ci)).unwrap_or_default();
             // The substitutions' analyses (not the runner's own text, whose commands are
             // placeholders).
             let subs: Vec<&Analysis> = owned
@@ -1360,6 +1364,10 @@ fn walk_runtime(a: &Analysis, owned_by_runner: bool, out: &mut Vec<Runtime>) {
                 walk_runtime(n, runner, out);
             }
         }
+    }
+    // Substitutions the analysis could not attribute to a command.
+    for n in by_owner.into_values().flatten() {
+        walk_runtime(n, false, out);
     }
 }
 

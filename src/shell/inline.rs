@@ -268,8 +268,37 @@ impl Analysis {
     }
 }
 
-/// The facts of one inline program.
+/// Recently computed facts: a command's code is asked about several times per call (network,
+/// read-only, write targets, the verdicts), and tokenizing it once is enough.
+const CACHE_SLOTS: usize = 4;
+
+thread_local! {
+    static CACHE: std::cell::RefCell<Vec<(InlineCode, InlineFacts)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The facts of one inline program (cached per thread for the last few programs).
 pub fn facts(c: &InlineCode) -> InlineFacts {
+    if let Some(hit) = CACHE.with(|k| {
+        k.borrow()
+            .iter()
+            .find(|(code, _)| code == c)
+            .map(|(_, f)| f.clone())
+    }) {
+        return hit;
+    }
+    let f = compute_facts(c);
+    CACHE.with(|k| {
+        let mut k = k.borrow_mut();
+        if k.len() >= CACHE_SLOTS {
+            k.remove(0);
+        }
+        k.push((c.clone(), f.clone()));
+    });
+    f
+}
+
+fn compute_facts(c: &InlineCode) -> InlineFacts {
     let code = crate::text::cap(&c.code, MAX_CODE);
     let (toks, complete) = tokenize(code, c.lang);
     let mut f = InlineFacts {
@@ -1299,11 +1328,20 @@ impl Analysis {
     pub fn transformed_feeds(&self) -> Vec<TransformedFeed> {
         let mut out = Vec::new();
         for p in &self.pipelines {
+            // Whether a command before this one transformed the text (kept as the pipeline is
+            // walked: linear in its length).
+            let mut transformed = p.first().is_some_and(is_decoder);
             for (k, c) in p.iter().enumerate() {
+                if k > 0 && !transformed {
+                    transformed = TRANSFORMERS.contains(&c.program.as_str()) && !is_identity(c);
+                    if transformed {
+                        continue;
+                    }
+                }
                 let interp = super::programs::SHELLS.contains(&c.program.as_str())
                     || lang_of(&c.program).is_some()
                     || matches!(c.program.as_str(), "source" | "." | "eval");
-                if !interp || k == 0 {
+                if !interp || k == 0 || !transformed {
                     continue;
                 }
                 // An interpreter given its own program (`python3 script.py`, `node -e …`)
@@ -1316,16 +1354,8 @@ impl Analysis {
                 {
                     continue;
                 }
-                let upstream = &p[..k];
-                let transform = upstream
-                    .iter()
-                    .skip(1)
-                    .any(|u| TRANSFORMERS.contains(&u.program.as_str()) && !is_identity(u))
-                    || upstream.first().is_some_and(is_decoder);
-                if !transform {
-                    continue;
-                }
-                let chain = p[..=k]
+                let from = k.saturating_sub(8);
+                let chain = p[from..=k]
                     .iter()
                     .map(|x| x.program.as_str())
                     .collect::<Vec<_>>()
@@ -1333,11 +1363,17 @@ impl Analysis {
                 out.push(TransformedFeed {
                     chain,
                     interpreter: c.program.clone(),
-                    decoded: undo(upstream),
+                    decoded: (k <= 16).then(|| undo(&p[..k])).flatten(),
                 });
+                if out.len() >= MAX_DECODED {
+                    return out;
+                }
             }
         }
         for (_, _, n) in &self.nested {
+            if out.len() >= MAX_DECODED {
+                break;
+            }
             out.extend(n.transformed_feeds());
         }
         out
@@ -1505,6 +1541,7 @@ pub fn fork_bomb(cmd: &str) -> Option<String> {
         }
         let mut name_start = name_end;
         while name_start > 0
+            && name_end - name_start < 256
             && !b[name_start - 1].is_whitespace()
             && !matches!(b[name_start - 1], ';' | '&' | '|' | '(' | ')' | '{' | '}')
         {
@@ -1525,7 +1562,9 @@ pub fn fork_bomb(cmd: &str) -> Option<String> {
         // The body, to the matching `}`.
         let mut depth = 0;
         let mut k = i;
-        while k < b.len() {
+        // A fork bomb's body is short; a longer one is not read (bounds the scan).
+        let stop = b.len().min(i + 512);
+        while k < stop {
             match b[k] {
                 '{' => depth += 1,
                 '}' => {
@@ -1538,7 +1577,7 @@ pub fn fork_bomb(cmd: &str) -> Option<String> {
             }
             k += 1;
         }
-        let body: String = b[i + 1..k.min(b.len())].iter().collect();
+        let body: String = b[i + 1..k.min(stop)].iter().collect();
         let calls = body
             .split(|c: char| {
                 c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}')

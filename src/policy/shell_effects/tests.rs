@@ -444,3 +444,37 @@ fn inline_code_sending_secrets_is_denied() {
     ];
     expect(&silent, false, Verdict::Allow, "");
 }
+
+#[test]
+fn large_lines_are_checked_in_bounded_time() {
+    for unit in [
+        "$(a) ",
+        "echo x | base64 -d | sh | ",
+        "sh | ",
+        "f(){ ",
+        "rm -rf x; ",
+        "eval \"$X\"; ",
+        "python3 -c 'import os; os.system(x)'; ",
+    ] {
+        let cmd = unit.repeat(64 * 1024 / unit.len());
+        let t = std::time::Instant::now();
+        let _ = decide(&cmd, true);
+        assert!(t.elapsed().as_secs() < 20, "{unit}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+    #[test]
+    fn no_panic_on_any_line(s in "\\PC{0,200}") {
+        let _ = decide(&s, false);
+        let _ = decide(&s, true);
+    }
+
+    #[test]
+    fn no_panic_on_shell_like_lines(s in "[a-z$(){}|&;<>'\" ~/.*=@!-]{0,120}") {
+        let _ = decide(&s, true);
+        let _ = decide(&format!("python3 -c '{s}'"), true);
+        let _ = decide(&format!("echo '{s}' | rev | sh"), true);
+    }
+}

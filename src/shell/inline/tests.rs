@@ -413,3 +413,13 @@ fn odd_input_never_panics() {
     });
     assert!(r.truncated);
 }
+
+#[test]
+fn fork_bomb_scan_is_linear_enough() {
+    for unit in ["f(){ ", "{", "aaaa(){", "function f { f & "] {
+        let cmd = unit.repeat(200_000 / unit.len());
+        let t = std::time::Instant::now();
+        let _ = fork_bomb(&cmd);
+        assert!(t.elapsed().as_secs() < 5, "{unit}");
+    }
+}
