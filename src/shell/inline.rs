@@ -238,8 +238,14 @@ impl Analysis {
                     continue;
                 };
                 let own = c.inline_code();
+                // Stdin is the program only when no code or script file is given.
+                let reads_program = own.is_none()
+                    && c.operands()
+                        .iter()
+                        .all(|o| *o == "-" || o.starts_with("/dev/std"));
                 let fed = k
                     .checked_sub(1)
+                    .filter(|_| reads_program)
                     .and_then(|j| p.get(j))
                     .and_then(|prev| prev.written_text())
                     .filter(|t| !t.is_empty());

@@ -36,6 +36,7 @@ fn code_is_taken_from_each_interpreter_option() {
         ("python3 <<'EOF'\nprint(3)\nEOF", "print(3)"),
         ("echo 'print(4)' | python3", "print(4)"),
         ("cat <<'EOF' | node\nconsole.log(5)\nEOF", "console.log(5)"),
+        ("echo 'data' | python3 -c 'print(6)'", "print(6)"),
     ] {
         let a = analyze(line);
         let progs = a.inline_programs();
@@ -48,6 +49,7 @@ fn code_is_taken_from_each_interpreter_option() {
         "perl x.pl",
         "ls -la",
         "pwsh ./x.ps1",
+        "echo 'import requests' | python3 process.py",
     ] {
         assert!(analyze(line).inline_programs().is_empty(), "{line}");
     }
