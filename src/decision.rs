@@ -100,6 +100,22 @@ pub enum Reason {
     SecretEgress,
     /// A download piped into a shell or interpreter.
     PipeToShell,
+    /// A command that destroys the machine or the workspace beyond repair: a recursive delete
+    /// or overwrite of `/`, the home folder, the workspace root or a system folder, a file
+    /// system made or a disk overwritten, a fork bomb. Denied always.
+    Catastrophic,
+    /// An everyday command that throws work away (`git reset --hard`, `git clean -fdx`,
+    /// `git push --force`, deleting tracked sources): asked about in a tainted session.
+    Destructive,
+    /// Irreversible deletion of infrastructure or data, run so that it cannot stop to confirm
+    /// (`terraform destroy -auto-approve`, `kubectl delete namespace`, `dropdb`): asked in a
+    /// clean session, denied in a tainted one.
+    Irreversible,
+    /// Code that cannot be seen before it runs: decoded or transformed data fed to a shell or
+    /// interpreter, `eval`/`source` of text built at run time, a computed program name,
+    /// inline interpreter code that runs a computed command: asked in a clean session,
+    /// denied in a tainted one.
+    RuntimeCode,
     /// A nested coding agent launched with its permission checks switched off.
     NestedAgentUnsafe,
     /// A shell command too long or too deeply nested to analyse whole.
@@ -150,6 +166,10 @@ impl Reason {
             Reason::GuardState => "tamper.guard_state",
             Reason::SecretEgress => "builtin.secret_egress",
             Reason::PipeToShell => "builtin.pipe_to_shell",
+            Reason::Catastrophic => "builtin.catastrophic",
+            Reason::Destructive => "builtin.destructive",
+            Reason::Irreversible => "builtin.irreversible",
+            Reason::RuntimeCode => "builtin.runtime_code",
             Reason::NestedAgentUnsafe => "builtin.nested_agent_unsafe",
             Reason::Unanalysable => "builtin.unanalysable",
             Reason::QuarantinedTool => "mcp.quarantined_tool",

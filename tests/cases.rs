@@ -192,6 +192,15 @@ fn reports_2_cases() {
     run_cases("cases/reports-2.jsonl", 20);
 }
 
+/// Cases whose expected decision rests on work another open issue owns, with the issue: each
+/// must still miss (so that the list is kept true) and is printed, not failed.
+const PENDING: &[(&str, &str)] = &[(
+    "comment-and-control/2",
+    "detection issue: the PR title addressed to a \"Reviewer bot\" (step 1) must taint the \
+     session; reading other processes' environments is then denied (asked while clean, as the \
+     shell-effects issue specifies)",
+)];
+
 /// Runs every case of one file (relative to ../shared) and requires each expected decision;
 /// `at_least` guards against a file that shrank or failed to parse.
 fn run_cases(rel: &str, at_least: usize) {
@@ -229,8 +238,12 @@ fn run_cases(rel: &str, at_least: usize) {
         };
         n += 1;
         eprintln!("{id}: {got}");
-        if !got.starts_with(expected) {
-            failures.push(format!("{id}: expected {expected}, got {got}"));
+        let pending = PENDING.iter().find(|(p, _)| *p == id);
+        match (got.starts_with(expected), pending) {
+            (false, None) => failures.push(format!("{id}: expected {expected}, got {got}")),
+            (false, Some((_, why))) => eprintln!("pending {id}: {why}"),
+            (true, Some(_)) => failures.push(format!("{id}: passes now; remove it from PENDING")),
+            (true, None) => {}
         }
     }
     assert!(n >= at_least);

@@ -142,6 +142,34 @@ const TLDR_CLEAN_EXCEPTIONS: &[(&str, &str)] = &[
         "known limit: brush-parser 0.4 does not parse `select` loops, as above",
     ),
     (
+        "tldr:common:$:6",
+        "right: `$(command)` runs a command's output as a command: code not seen before it runs",
+    ),
+    (
+        "tldr:common:groff:5",
+        "right: `eval` of another program's output (`grog`), not a known environment-setup tool",
+    ),
+    (
+        "tldr:linux:abbr:4",
+        "right: sources text printed by a remote host (`ssh … | source`)",
+    ),
+    (
+        "tldr:linux:wtype:1",
+        "right: `wtype` types into whatever window has focus: driving another program's input",
+    ),
+    (
+        "tldr:linux:wtype:3",
+        "right: `wtype` drives another program's input, as above",
+    ),
+    (
+        "tldr:linux:wtype:4",
+        "right: `wtype` drives another program's input, as above",
+    ),
+    (
+        "tldr:linux:wtype:6",
+        "right: `wtype` drives another program's input, as above",
+    ),
+    (
         "tldr:common:at:2",
         "right: `at` schedules a command to run later, outside the session: persistence, asked",
     ),
@@ -200,6 +228,22 @@ const TLDR_CLEAN_EXCEPTIONS: &[(&str, &str)] = &[
     (
         "tldr:linux:wireplumber:1",
         "right: enables a systemd user unit, as above",
+    ),
+];
+
+/// Rules whose every hit in tldr is right by its kind (each hit is printed with its id).
+const TLDR_CLEAN_BY_RULE: &[(&str, &str)] = &[
+    (
+        "builtin.catastrophic",
+        "right: formats, wipes or repartitions a disk device (`mkfs.*`, `mkswap`, `wipefs -a`, \
+         `sgdisk --zap-all`, `parted … mklabel`, `sfdisk`): denied always",
+    ),
+    (
+        "builtin.irreversible",
+        "right: deletes infrastructure or data so that it cannot stop to confirm (`dropdb`, \
+         `dropuser`, `terraform destroy -auto-approve`, `kubectl delete … --all`, `aws … \
+         delete-*`/`rb --force`/`rm --recursive`, `docker volume rm`, `compose down --volumes`): \
+         asked in a clean session",
     ),
 ];
 
@@ -366,7 +410,9 @@ fn tldr_everyday_commands_pass_in_a_clean_session() {
         if stopped(verdict) {
             *by_reason.entry(format!("{verdict:?} {code}")).or_default() += 1;
             stopped_ids.push(id.to_string());
-            if !TLDR_CLEAN_EXCEPTIONS.iter().any(|(x, _)| *x == id) {
+            if let Some((_, why)) = TLDR_CLEAN_BY_RULE.iter().find(|(r, _)| code == *r) {
+                println!("{id}\t{verdict:?}\t{code}\t{cmd}\t({why})");
+            } else if !TLDR_CLEAN_EXCEPTIONS.iter().any(|(x, _)| *x == id) {
                 unlisted.push(format!("{id}\t{verdict:?}\t{code}\t{cmd}"));
             }
         }

@@ -21,6 +21,7 @@ pub mod output;
 pub mod persist;
 pub mod prompt;
 pub mod readwrite;
+pub mod shell_effects;
 pub mod tamper;
 #[cfg(test)]
 mod tests;

@@ -45,7 +45,7 @@ impl SimpleCommand {
             None if self.program == "git" => None,
             None => self.args.first().map(String::as_str),
         };
-        sub.is_some_and(|s| cap.sub(s) == Some(Does::Network))
+        sub.is_some_and(|s| cap.sub(s) == Some(Does::Network)) || self.inline_network()
     }
 
     /// True when this command is a downloader (fetches content: `curl`, `wget`).
@@ -460,9 +460,15 @@ fn runs_code_env(k: &str) -> bool {
 }
 
 impl Analysis {
-    /// True when some command reaches the network.
+    /// True when some command reaches the network, an interpreter fed code that does
+    /// included (`cat <<EOF | node` with `fetch(…)` in the here-document: the text belongs to
+    /// `cat`, the code runs in `node`).
     pub fn is_network(&self) -> bool {
         self.all_commands().iter().any(|c| c.is_network())
+            || self
+                .inline_programs()
+                .iter()
+                .any(|(_, code)| super::inline::facts(code).network.is_some())
     }
 
     /// True when every command only reads.

@@ -66,6 +66,65 @@ const CODE_RUNS: &[&str] = &[
     "`",
 ];
 
+/// The command lines git is made to run by its options rather than by a hook file: the value
+/// of `git -c KEY=VALUE` for a key whose value git runs (`core.fsmonitor`, `core.pager`,
+/// `alias.x=!cmd`…; see `git_key_runs_code`), and the pager of `git grep -O`/
+/// `--open-files-in-pager`. Empty for any other program.
+pub(super) fn git_runs(c: &SimpleCommand) -> Vec<String> {
+    let mut out = Vec::new();
+    if c.program != "git" {
+        return out;
+    }
+    for v in option_values(&c.args, &["-c"]) {
+        if let Some((k, val)) = v.split_once('=') {
+            let k = k.to_ascii_lowercase();
+            // An alias runs a command only when it starts with `!`; otherwise it names git's
+            // own subcommands (`alias.st=status`).
+            if k.starts_with("alias.") {
+                if let Some(cmd) = val.strip_prefix('!') {
+                    out.push(cmd.to_string());
+                }
+            } else if git_key_runs_code(&k) {
+                out.push(val.to_string());
+            }
+        }
+    }
+    if c.git_sub() == Some("grep") {
+        // `-O[<pager>]`: the pager only attached (`-O` alone is the default pager, and the
+        // word after it is the pattern).
+        out.extend(c.git_args().iter().filter_map(|a| {
+            a.strip_prefix("--open-files-in-pager=")
+                .or_else(|| a.strip_prefix("-O"))
+                .filter(|v| !v.is_empty())
+                .map(str::to_string)
+        }));
+    }
+    out.truncate(MAX_SCRIPTS);
+    out
+}
+
+impl SimpleCommand {
+    /// The first program git is made to run through `-c KEY=VALUE` or `grep -O` (see
+    /// [`git_runs`]) that is a shell, an interpreter or a program the capability table does
+    /// not know (a script of the repository: `core.fsmonitor=.github/.cache/fsm.sh`), with the
+    /// value that names it. A known tool (`core.pager=less`, `core.sshCommand="ssh -i KEY"`)
+    /// is not returned: what it does is analysed like any command.
+    pub fn git_hidden_runner(&self) -> Option<String> {
+        git_runs(self).into_iter().find(|v| {
+            let a = super::analyze(v);
+            let cmds = a.all_commands();
+            cmds.is_empty()
+                || a.unanalysable.is_some()
+                || cmds.iter().any(|x| {
+                    x.computed_program
+                        || super::inline::is_shell(&x.program)
+                        || x.is_interpreter()
+                        || super::capabilities::lookup(&x.program).is_none()
+                })
+        })
+    }
+}
+
 /// Most command lines taken from one command.
 const MAX_SCRIPTS: usize = 16;
 
@@ -88,14 +147,7 @@ pub(super) fn command_scripts(c: &SimpleCommand) -> Vec<String> {
         if c.args.iter().any(|a| a == "clone") {
             out.extend(option_values(&c.args, &["-u"]));
         }
-        // `git -c KEY=VALUE`: a key that runs code runs its value (`!cmd` for aliases).
-        for v in option_values(&c.args, &["-c"]) {
-            if let Some((k, val)) = v.split_once('=') {
-                if git_key_runs_code(&k.to_ascii_lowercase()) {
-                    out.push(val.trim_start_matches('!').to_string());
-                }
-            }
-        }
+        out.extend(git_runs(c));
     }
     if matches!(p, "ssh" | "scp" | "sftp") {
         for v in option_values(&c.args, &["-o"]) {
@@ -133,6 +185,13 @@ pub(super) fn command_scripts(c: &SimpleCommand) -> Vec<String> {
                         .filter(|s| s.contains(' ')),
                 );
             }
+        }
+    }
+    // Strings inline code spells in a decodable way and runs (`os.system(''.join(map(chr,
+    // [99, …])))`, `child_process.execSync(atob('…'))`): the command lines they decode to.
+    if let Some(f) = c.inline_facts() {
+        if f.spawn.is_some() || f.dynamic.is_some() {
+            out.extend(f.decoded);
         }
     }
     out.retain(|s| !s.trim().is_empty());
@@ -190,4 +249,44 @@ fn string_literals(code: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod git_runner_tests {
+    use crate::shell::analyze;
+
+    fn runner(line: &str) -> Option<String> {
+        analyze(line)
+            .all_commands()
+            .iter()
+            .find_map(|c| c.git_hidden_runner())
+    }
+
+    /// Git read verbs made to run a script, a shell or an interpreter through `-c` or `grep
+    /// -O` are found; known tools and plain aliases are not.
+    #[test]
+    fn git_made_to_run_code() {
+        for line in [
+            "git -c core.fsmonitor=.github/.cache/fsm.sh status --short",
+            "git -c core.pager='sh -c id' log",
+            "git -c alias.x='!python3 t.py' x",
+            "git -c diff.external=./tools/d.sh diff",
+            "git grep -O'bash -c id' TODO",
+            "git grep --open-files-in-pager=./x TODO",
+            "git -c core.hooksPath=/tmp/h -c core.fsmonitor='node -e 1' status",
+        ] {
+            assert!(runner(line).is_some(), "{line}");
+        }
+        for line in [
+            "git -c core.pager=less log",
+            "git -c core.pager=cat diff",
+            "git -c alias.st=status st",
+            "git -c user.name=x commit -m m",
+            "git grep -O TODO",
+            "git -c core.sshCommand='ssh -i ~/.ssh/deploy' fetch",
+            "git status",
+        ] {
+            assert_eq!(runner(line), None, "{line}");
+        }
+    }
 }

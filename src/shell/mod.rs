@@ -52,6 +52,7 @@ mod code_options;
 mod command;
 mod expand;
 mod flows;
+mod inline;
 mod programs;
 mod runs;
 mod scripts;
@@ -65,6 +66,9 @@ pub use command::{Dir, SimpleCommand};
 pub use flows::{
     glob_match, is_secret_path, is_secret_var, secret_kind, Flows, SecretFlow, SecretKind,
     SecretRead,
+};
+pub use inline::{
+    facts as inline_facts_of, fork_bomb, is_shell, InlineCode, InlineFacts, Lang, TransformedFeed,
 };
 pub use writes::{WriteKind, WriteTarget};
 

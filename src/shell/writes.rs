@@ -253,6 +253,7 @@ impl SimpleCommand {
             }
             _ => {}
         }
+        out.extend(self.inline_facts().map(|f| f.writes).unwrap_or_default());
         out
     }
 

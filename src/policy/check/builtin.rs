@@ -4,7 +4,7 @@
 
 use super::Call;
 use crate::decision::{Decision, Reason, Verdict};
-use crate::policy::builtin;
+use crate::policy::{builtin, shell_effects};
 use crate::provenance::{MAX_LEAF_DEPTH, MAX_LEAVES};
 
 /// Adds the built-in rules' denies.
@@ -30,5 +30,10 @@ pub fn check(call: &mut Call<'_>) {
         call.view.session.tainted,
     ) {
         call.verdicts.add(d);
+    }
+    if let Some(sh) = call.facts.sh.as_ref() {
+        for d in shell_effects::always(&call.tool, sh, &call.ctx.paths) {
+            call.verdicts.add(d);
+        }
     }
 }

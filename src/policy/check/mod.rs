@@ -9,6 +9,7 @@
 pub mod allow;
 pub mod builtin;
 pub mod disclosure;
+pub mod effects;
 pub mod injection;
 pub mod provenance;
 pub mod quarantine;
@@ -38,6 +39,7 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("tamper", tamper::check),
     ("secrets", secrets::check),
     ("allow", allow::check),
+    ("effects", effects::check),
     ("provenance", provenance::check),
     ("taint", taint::check),
     ("review", review::check),

@@ -210,6 +210,7 @@ fn the_checks_run_in_this_order() {
             "tamper",
             "secrets",
             "allow",
+            "effects",
             "provenance",
             "taint",
             "review"
@@ -1017,7 +1018,8 @@ fn tamper_protected_folders() {
         deny("rm -fr ~/.cursor", shell("rm -fr ~/.cursor/"), PP),
         deny("a project .claude folder", shell("rm -rf .claude"), PP),
         deny("a project .codex folder elsewhere", shell("rm -rf ../other/.codex"), PP),
-        deny("removing all of home", shell("rm -rf ~"), PP),
+        deny("removing all of home", shell("rm -rf ~"), "builtin.catastrophic")
+            .rules(&["shell.catastrophic"]),
         deny("removing ~/.config", shell("rm -rf ~/.config"), PP),
         deny("the data directory", shell("rm -rf ~/.local/share/intentshield"), PP)
             .rules(&["protect.intentshield_state"]),

@@ -540,6 +540,12 @@ impl SimpleCommand {
             {
                 continue;
             }
+            // `git -c KEY=VALUE`: a config value, not a file git reads; a value git runs is
+            // analysed as a command line of its own (`core.sshCommand="ssh -i KEY"`).
+            if p == "git" && (w == "-c" || w == "--config-env") {
+                skip_next = true;
+                continue;
+            }
             // `tar -C DIR` changes where the operands after it are found.
             if p == "tar" && (w == "-C" || w == "--directory") {
                 if let Some(d) = words.next() {
