@@ -75,7 +75,12 @@ pub(super) fn git_runs(c: &SimpleCommand) -> Vec<String> {
     if c.program != "git" {
         return out;
     }
-    for v in option_values(&c.args, &["-c"]) {
+    // `git -c K=V` anywhere before the subcommand; `git clone -c/--config K=V` after it.
+    let mut values = option_values(&c.args, &["-c"]);
+    if c.git_sub() == Some("clone") {
+        values.extend(option_values(c.git_args(), &["--config"]));
+    }
+    for v in values {
         if let Some((k, val)) = v.split_once('=') {
             let k = k.to_ascii_lowercase();
             // An alias runs a command only when it starts with `!`; otherwise it names git's
