@@ -359,14 +359,12 @@ impl Protection {
     }
 }
 
-/// Compares paths the way the file system does: case-insensitively on macOS and Windows
-/// (their default file systems ignore case), exactly elsewhere.
+/// Compares protected paths case-insensitively on every system: the default file systems of
+/// macOS and Windows ignore case, a Linux machine can mount one that does (exFAT, SMB), and a
+/// file committed as `.Claude/Settings.json` on Linux is Claude Code's settings in a macOS
+/// checkout. No everyday file differs from an agent's or our own only by case.
 fn fold(p: &Path) -> PathBuf {
-    if cfg!(any(target_os = "macos", target_os = "windows")) {
-        PathBuf::from(p.to_string_lossy().to_lowercase())
-    } else {
-        p.to_path_buf()
-    }
+    PathBuf::from(p.to_string_lossy().to_lowercase())
 }
 
 impl PathContext {
@@ -780,7 +778,7 @@ impl PathContext {
             if r.starts_with(home.join(".claude/plugins")) {
                 return Some("protect.claude_settings");
             }
-            if r.starts_with(home.join(".config/Claude"))
+            if r.starts_with(home.join(".config/claude"))
                 || r.starts_with(home.join(".codeium/windsurf"))
             {
                 return Some("protect.mcp_config");
@@ -1034,5 +1032,37 @@ mod tests {
         let own = own_files(None, Some(&PathBuf::from("is.toml")));
         let here = std::env::current_dir().unwrap().join("is.toml");
         assert!(own.contains(&here), "{own:?}");
+    }
+}
+
+#[cfg(test)]
+mod case_tests {
+    use super::*;
+
+    /// Case variants of agent settings and of our own files are protected on every system
+    /// (a case-insensitive mount, or a macOS checkout of what was committed on Linux).
+    #[test]
+    fn case_variants_are_protected() {
+        let c = PathContext {
+            home: Some("/home/Dev".into()),
+            cwd: Some("/home/Dev/Project".into()),
+            ..PathContext::default()
+        };
+        for p in [
+            ".Claude/Settings.json",
+            ".CLAUDE/settings.local.JSON",
+            "~/.Claude/settings.json",
+            "~/.Config/Claude/claude_desktop_config.json",
+            ".Git/Hooks/pre-commit",
+            ".MCP.json",
+            ".VSCode/MCP.json",
+        ] {
+            assert!(
+                matches!(c.protection(p, false), Some(Protection::Is(_))),
+                "{p}"
+            );
+        }
+        assert!(c.protection("src/Settings.json", false).is_none());
+        assert!(c.protection("docs/Claude.md", false).is_none());
     }
 }
