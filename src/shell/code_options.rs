@@ -110,7 +110,7 @@ pub(super) fn git_runs(c: &SimpleCommand) -> Vec<String> {
 
 impl SimpleCommand {
     /// The first program git is made to run through `-c KEY=VALUE` or `grep -O` (see
-    /// [`git_runs`]) that is a shell, an interpreter or a program the capability table does
+    /// `git_runs`) that is a shell, an interpreter or a program the capability table does
     /// not know (a script of the repository: `core.fsmonitor=.github/.cache/fsm.sh`), with the
     /// value that names it. A known tool (`core.pager=less`, `core.sshCommand="ssh -i KEY"`)
     /// is not returned: what it does is analysed like any command.

@@ -53,7 +53,7 @@ pub enum Lang {
 }
 
 /// One interpreter call with inline code: the language and the code (several `-e` pieces and a
-/// fed script are joined by newlines), bounded by [`MAX_CODE`].
+/// fed script are joined by newlines), bounded by `MAX_CODE` (64 KiB).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InlineCode {
     /// The language family.
@@ -86,7 +86,7 @@ pub struct InlineFacts {
     /// Strings the code spells in a decodable way (character codes, base64, hex, reversed
     /// literals), decoded.
     pub decoded: Vec<String>,
-    /// True when the code was longer than [`MAX_CODE`] or had too many tokens.
+    /// True when the code was longer than `MAX_CODE` or had too many tokens.
     pub truncated: bool,
 }
 
