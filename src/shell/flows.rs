@@ -140,9 +140,12 @@ impl Analysis {
 fn names_agent(w: &str, a: &str) -> bool {
     w == a
         || w.strip_suffix(a).is_some_and(|r| r.ends_with('/'))
-        || w.match_indices(a).any(|(i, _)| {
-            let after = &w[i + a.len()..];
-            after.starts_with("-code") || after.starts_with("-cli")
+        || (0..w.len()).any(|i| {
+            let after = &w.as_bytes()[i..];
+            after.starts_with(a.as_bytes()) && {
+                let after = &after[a.len()..];
+                after.starts_with(b"-code") || after.starts_with(b"-cli")
+            }
         })
         || w.strip_prefix(a).is_some_and(|r| r.starts_with('@'))
 }

@@ -1586,9 +1586,13 @@ pub fn fork_bomb(cmd: &str) -> Option<String> {
         if name.is_empty()
             || name == "function"
             || name_end == j && {
-                // `function NAME {`: the word before NAME must be `function`.
-                let before: String = b[..name_start].iter().collect();
-                !before.trim_end().ends_with("function")
+                // `function NAME {`: the word before NAME must be `function` (read in
+                // place: the text before can be the whole line, for every `{`).
+                let mut e = name_start;
+                while e > 0 && b[e - 1].is_whitespace() {
+                    e -= 1;
+                }
+                !(e >= 8 && b[e - 8..e].iter().copied().eq("function".chars()))
             }
         {
             i += 1;
