@@ -1138,6 +1138,26 @@ mod lists {
     use super::*;
     use crate::shell::programs::{SHELLS, STDIN_SCRIPTS};
 
+    /// The bucketed lookup finds every entry, and only names the table has.
+    #[test]
+    fn lookup_finds_every_entry_and_nothing_else() {
+        for c in CAPS {
+            assert_eq!(lookup(c.program).map(|x| x.program), Some(c.program));
+            let longer = format!("{}x", c.program);
+            assert_eq!(
+                lookup(&longer).map(|x| x.program),
+                CAPS.iter().find(|e| e.program == longer).map(|e| e.program)
+            );
+        }
+        for p in ["", "a", "zzzz", "\u{e9}", "~", "git2", "Git"] {
+            assert_eq!(
+                lookup(p).map(|x| x.program),
+                CAPS.iter().find(|e| e.program == p).map(|e| e.program),
+                "{p}"
+            );
+        }
+    }
+
     #[test]
     fn the_parsers_lists_agree_with_the_table() {
         let with = |s: Stdin| -> Vec<&str> {
