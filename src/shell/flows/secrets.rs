@@ -703,6 +703,10 @@ fn behind_keyword(c: &SimpleCommand) -> std::borrow::Cow<'_, SimpleCommand> {
     }
 }
 
+/// Says whether a located path is a file an earlier call of the session wrote secret data
+/// into (its evidence); see [`Analysis::secret_flows`].
+type Known<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 /// Interpreters whose first operand is a script they run.
 const SCRIPT_RUNNERS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "python", "python3", "python2", "node",
@@ -731,7 +735,7 @@ impl Analysis {
 
     /// [`Analysis::secret_flows`]; `known: None` is a session with no remembered files (the
     /// same as a `known` that always answers `None`, without asking it for every operand).
-    fn flows_with(&self, known: Option<&dyn Fn(&str) -> Option<String>>) -> Flows {
+    fn flows_with(&self, known: Option<Known<'_>>) -> Flows {
         let mut f = Flows::default();
         let mut secret_files: Vec<(String, String)> = Vec::new();
         let mut vars_secret: Option<super::SecretFlow> = None;
@@ -753,7 +757,7 @@ impl Analysis {
 
     fn walk_flows(
         &self,
-        known: Option<&dyn Fn(&str) -> Option<String>>,
+        known: Option<Known<'_>>,
         f: &mut Flows,
         secret_files: &mut Vec<(String, String)>,
         vars_secret: &mut Option<super::SecretFlow>,
