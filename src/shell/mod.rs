@@ -129,6 +129,10 @@ pub struct Analysis {
     pub incomplete: bool,
     /// Why [`Analysis::incomplete`] is set (the first reason met).
     pub unanalysable: Option<Unanalysable>,
+    /// [`Analysis::plain_flows`], computed on first use: several checks of one call ask for
+    /// it (secret egress, secret reads), and the walk over a long line is costly. Filled only
+    /// by the policy's readers, after the analysis is complete.
+    flows: std::cell::OnceCell<Flows>,
 }
 
 /// Analyses a command line. Never panics; bounded in size and depth.
