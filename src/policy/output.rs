@@ -44,6 +44,8 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         .map(|v| (v.text, v.kind))
         .collect();
     let name = tool.display_name();
+    // Content from outside the user's trust boundary exposes the session, flagged or not.
+    let exposed = super::check::exposure::source(tool, &ctx.config.exposure, &ctx.paths);
     if report.flagged {
         let mut families: Vec<&str> = report.findings.iter().map(|f| f.family).collect();
         families.dedup();
@@ -52,6 +54,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
             "{} in the result of {name}",
             rules.join(",")
         ))];
+        effects.extend(exposed.map(Effect::Expose));
         let (injected, plain) = split_injected(output, &report, vals);
         effects.push(Effect::RecordValues {
             values: injected,
@@ -88,17 +91,24 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         };
     }
     let n = vals.len();
+    let note = if exposed.is_some() {
+        "; session exposed"
+    } else {
+        ""
+    };
+    let mut effects = vec![Effect::RecordValues {
+        values: vals,
+        origin: Origin::Output,
+        source: name.clone(),
+    }];
+    effects.extend(exposed.map(Effect::Expose));
     Evaluation {
         decision: Decision::new(
             Verdict::Allow,
             Reason::OutputRecorded,
-            format!("result of {name} recorded ({n} values)"),
+            format!("result of {name} recorded ({n} values){note}"),
         ),
-        effects: vec![Effect::RecordValues {
-            values: vals,
-            origin: Origin::Output,
-            source: name,
-        }],
+        effects,
     }
 }
 
