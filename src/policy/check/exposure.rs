@@ -616,7 +616,21 @@ fn untrusted_destination(call: &Call<'_>) -> Option<String> {
             continue;
         }
         let o = view.origin(&d.text);
-        if o.user {
+        if o.user || in_prompts(view, &d.text) {
+            continue;
+        }
+        // A bare number read out of a destination field (an IBAN's digits) is judged by the
+        // value it was read from.
+        if d.kind == kind::NUMBER
+            && cands.iter().any(|v| {
+                v.kind != kind::NUMBER
+                    && v.text
+                        .chars()
+                        .filter(char::is_ascii_digit)
+                        .collect::<String>()
+                        == d.text
+            })
+        {
             continue;
         }
         // Seen in an output only: the provenance check asks about it first (a link followed
@@ -646,6 +660,11 @@ fn untrusted_destination(call: &Call<'_>) -> Option<String> {
             {
                 continue;
             }
+        }
+        // A web fetch only brings text back: a plain page of a host never seen (the model's
+        // own idea of where the docs are) carries no data unless its URL does.
+        if kind_ == ToolKind::WebFetch && !fetch_carries_data(call) {
+            continue;
         }
         return Some(format!("{} '{}'", d.kind, d.text));
     }
@@ -705,7 +724,7 @@ fn raw_url(call: &Call<'_>) -> Option<String> {
         return None;
     }
     let o = view.origin(url);
-    if o.user || o.output || o.injected {
+    if o.user || o.output || o.injected || !fetch_carries_data(call) {
         return None;
     }
     if view.origin(&host).user || view.prompts.iter().any(|p| super::contains_word(p, &host)) {
@@ -714,21 +733,87 @@ fn raw_url(call: &Call<'_>) -> Option<String> {
     Some(format!("url '{}'", crate::text::cap(url, 200)))
 }
 
-/// A state-changing MCP call into a repository, project, channel or other scope
-/// (`readwrite::scope_values`) the user never named: the injection's usual target when the
-/// destination is not an address (`create_issue` in `attacker-org/loot`).
+/// True when a web fetch's URL can carry data out: a query string, or a path segment long or
+/// mixed enough to hold a value (32 bytes or more, or 12 or more mixing letters and digits:
+/// a token, a key, an encoded blob; not `latest`, `1.0.197`, `trait.Deserialize.html`). A
+/// fetch with no `url` argument (a search) carries its query: true.
+fn fetch_carries_data(call: &Call<'_>) -> bool {
+    let Some(url) = call
+        .tool
+        .input
+        .get("url")
+        .and_then(serde_json::Value::as_str)
+    else {
+        return true;
+    };
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.split('#').next().unwrap_or("");
+    if let Some((_, q)) = rest.split_once('?') {
+        if !q.is_empty() {
+            return true;
+        }
+    }
+    let path = rest.split('?').next().unwrap_or("");
+    path.split('/').skip(1).any(|seg| {
+        let letters = seg.chars().any(|c| c.is_ascii_alphabetic());
+        let digits = seg.chars().filter(char::is_ascii_digit).count();
+        seg.len() >= 32 || (seg.len() >= 12 && letters && digits >= 3)
+    })
+}
+
+/// Argument keys (letters and digits only, lower-case) that name the owner or the repository,
+/// project or store a call writes into. Chat channels and teams are not among them: an agent
+/// picks those from the workspace's own listing every day.
+const OWNER_KEYS: &[&str] = &[
+    "owner",
+    "repo",
+    "repository",
+    "repositoryname",
+    "reponame",
+    "org",
+    "organization",
+    "project",
+    "projectid",
+    "projectname",
+    "bucket",
+    "namespace",
+    "vault",
+];
+
+/// A state-changing MCP call into a repository, organisation, project or store the user never
+/// named (top-level [`OWNER_KEYS`]): the injection's usual target when the destination is not
+/// an address (`create_issue` in `attacker-org/loot`).
 fn unnamed_scope(call: &Call<'_>) -> Option<String> {
     if call.is_read {
         return None;
     }
     let view = call.view;
-    readwrite::scope_values(&call.tool.input)
-        .into_iter()
+    let obj = call.tool.input.as_object()?;
+    obj.iter()
+        .filter(|(k, _)| {
+            let n: String = k
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_ascii_lowercase();
+            OWNER_KEYS.contains(&n.as_str())
+        })
+        .filter_map(|(_, v)| v.as_str())
+        .filter(|s| !s.is_empty() && s.len() <= 200)
         .find(|s| {
             let l = s.to_lowercase();
-            !view.prompts.iter().any(|p| super::contains_word(p, &l)) && !view.origin(s).user
+            !view.prompts.iter().any(|p| super::contains_word(p, &l))
+                && !view.origin(s).user
+                && !in_prompts(view, s)
         })
-        .map(|s| format!("'{s}' (a repository, project or channel)"))
+        .map(|s| format!("'{s}' (a repository, organisation or project)"))
+}
+
+/// True when a prompt of the user holds `value` (6 bytes or more), case-insensitively, even
+/// glued to other text (`www.our-company.com.They`, where the extractor reads a longer host).
+fn in_prompts(view: &crate::session::SessionView, value: &str) -> bool {
+    let v = value.to_lowercase();
+    v.len() >= 6 && view.prompts.iter().any(|p| p.to_lowercase().contains(&v))
 }
 
 /// A server or tunnel the shell line starts: every peer may reach the machine.
@@ -1294,6 +1379,24 @@ mod tests {
                 ],
             );
         }
+        // A plain page of a host never seen is not asked; the same page with data is.
+        rule(
+            web_fetch("https://docs.rs/serde/latest/serde/", "summarize"),
+            "fix issue #7 and push",
+            [ok, ok, (Ask, "taint.network_egress")],
+        );
+        rule(
+            web_fetch(
+                "https://docs.example.net/p/aGVsbG8gd29ybGQ0NTY3",
+                "summarize",
+            ),
+            "fix issue #7 and push",
+            [
+                ok,
+                (Ask, "exposure.untrusted_destination"),
+                (Ask, "exposure.untrusted_destination"),
+            ],
+        );
         // A write into a repository the user never named (owner/repo are no addresses).
         let t = mcp(
             "github",
