@@ -466,6 +466,9 @@ fn gtfobins_network_and_library_lines_are_stopped_in_an_exposed_session() {
         n_clean += usize::from(clean);
         if stopped(ve) {
             n_exposed += 1;
+            if !clean && ve == Verdict::Deny {
+                println!("new deny: {} {code} {cmd}", v["id"].as_str().unwrap_or(""));
+            }
             if !clean {
                 *new_by_reason.entry(format!("{ve:?} {code}")).or_default() += 1;
             }
