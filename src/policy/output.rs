@@ -54,7 +54,6 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
             "{} in the result of {name}",
             rules.join(",")
         ))];
-        effects.extend(exposed.map(Effect::Expose));
         let (injected, plain) = split_injected(output, &report, vals);
         effects.push(Effect::RecordValues {
             values: injected,
@@ -66,6 +65,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
             origin: Origin::Output,
             source: name.clone(),
         });
+        effects.extend(exposed.map(Effect::Expose));
         let mut d = Decision::new(
             Verdict::Allow,
             Reason::OutputInjected,

@@ -15,7 +15,8 @@
 //!   `enable -f`, `-engine`, `load_module`) → ask, deny when tainted (`exposure.library_load`);
 //! - a call that reaches a destination (host, URL, address, account) the user did not name,
 //!   or a raw network program with no destination at all (a listener) → ask
-//!   (`exposure.untrusted_destination`); a link followed exactly as an output gave it, a host
+//!   (`exposure.untrusted_destination`; in a tainted session the taint check's asks name
+//!   these calls, unless `--review never`); a link followed exactly as an output gave it, a host
 //!   of `[exposure] trusted_hosts` and a destination only outputs named (the provenance check
 //!   asks about those first) are not asked here;
 //! - a persistence target written (`crate::policy::persist`) → deny, where a clean session
@@ -426,8 +427,10 @@ pub fn check(call: &mut Call<'_>) {
         }
     }
 
-    // Destinations the user did not name.
-    if let Some(d) = untrusted_destination(call) {
+    // Destinations the user did not name. In a tainted session the taint check asks about
+    // every egress and state change and names it (unless `--review never`).
+    let taint_asks = tainted && call.ctx.config.review != crate::config::Review::Never;
+    if let Some(d) = (!taint_asks).then(|| untrusted_destination(call)).flatten() {
         call.verdicts.add(
             Decision::new(
                 Verdict::Ask,
@@ -502,7 +505,12 @@ fn secret_sent(call: &Call<'_>) -> Option<String> {
             .find(|f| f.kind == FileKind::Secret && f.path == r)
             .map(|f| f.source.clone())
     };
-    a.secret_flows(&known).egress.map(|s| s.word)
+    // A file or the whole environment: one token variable sent with a request is the
+    // built-in rule's ask (everyday when it goes to its own service).
+    a.secret_flows(&known)
+        .egress
+        .filter(|s| s.file)
+        .map(|s| s.word)
 }
 
 /// Raw network programs: their only use is talking to a peer the line names (or listening).
@@ -1335,11 +1343,17 @@ mod tests {
         (e.decision.verdict, e.decision.reason.code())
     }
 
-    /// Each rule in a clean, an exposed and a tainted session: `(clean, exposed, tainted)`.
+    /// Each rule in a clean, an exposed and a tainted session: `(clean, exposed, tainted)`, each
+    /// a verdict and the start of its reason code (a tainted session's asks are the taint
+    /// check's: `taint.`).
     fn rule(t: Tool, prompt: &str, want: [(Verdict, &str); 3]) {
         for (st, w) in ["clean", "exposed", "tainted"].into_iter().zip(want) {
             let got = decide(&t, &view(st, prompt));
-            assert_eq!((got.0, got.1), (w.0, w.1), "{st}: {:?}", t.input);
+            assert!(
+                got.0 == w.0 && got.1.starts_with(w.1),
+                "{st}: {:?}: got {got:?}, want {w:?}",
+                t.input
+            );
         }
     }
 
@@ -1354,7 +1368,7 @@ mod tests {
             [
                 ok,
                 (Ask, "exposure.untrusted_destination"),
-                (Ask, "exposure.untrusted_destination"),
+                (Ask, "taint."),
             ],
         );
         rule(
@@ -1367,7 +1381,7 @@ mod tests {
             [
                 ok,
                 (Ask, "exposure.untrusted_destination"),
-                (Ask, "exposure.untrusted_destination"),
+                (Ask, "taint."),
             ],
         );
         // ...but not one the user named.
@@ -1392,7 +1406,7 @@ mod tests {
                 [
                     ok,
                     (Ask, "exposure.untrusted_destination"),
-                    (Ask, "exposure.untrusted_destination"),
+                    (Ask, "taint."),
                 ],
             );
         }
@@ -1411,7 +1425,7 @@ mod tests {
             [
                 ok,
                 (Ask, "exposure.untrusted_destination"),
-                (Ask, "exposure.untrusted_destination"),
+                (Ask, "taint."),
             ],
         );
         // A write into a repository the user never named (owner/repo are no addresses).
