@@ -1353,6 +1353,15 @@ fn walk_runtime(a: &Analysis, owned_by_runner: bool, out: &mut Vec<Runtime>) {
                     });
                 }
             }
+            // Code bash (or git) evaluates from text built at run time: a substitution's
+            // output in an array subscript or a kept command line (`trap "$(…)" EXIT`).
+            if let Some(w) = c.evaluates_unseen() {
+                out.push(Runtime {
+                    what: format!("code evaluated from text built at run time: {w}"),
+                    decoded: None,
+                    decoded_does: None,
+                });
+            }
             // A program name computed at run time.
             let argv0 = c.argv0.as_str();
             let indirect = argv0.contains("@P}")

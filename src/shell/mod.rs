@@ -50,6 +50,7 @@ mod capabilities;
 mod classify;
 mod code_options;
 mod command;
+mod evaluated;
 mod expand;
 mod flows;
 mod inline;
