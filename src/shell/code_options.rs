@@ -153,6 +153,8 @@ pub(super) fn command_scripts(c: &SimpleCommand) -> Vec<String> {
             out.extend(option_values(&c.args, &["-u"]));
         }
         out.extend(git_runs(c));
+        // `git config KEY VALUE` of a key git runs: the command it will run later.
+        out.extend(c.git_config_command());
     }
     if matches!(p, "ssh" | "scp" | "sftp") {
         for v in option_values(&c.args, &["-o"]) {

@@ -132,6 +132,11 @@ pub struct Analysis {
     pub unanalysable: Option<Unanalysable>,
 }
 
+/// The last path component of a program word (`/usr/bin/systemd-run` → `systemd-run`).
+pub fn basename_of(w: &str) -> &str {
+    command::basename(w)
+}
+
 /// Analyses a command line. Never panics; bounded in size and depth.
 pub fn analyze(cmd: &str) -> Analysis {
     tree::analyze_text(cmd, tree::Ctx::new(0, &Dir::Start, &Vars::default()))
