@@ -43,7 +43,12 @@ pub fn always(tool: &Tool, a: &Analysis, paths: &PathContext) -> Vec<Decision> {
             .evidence(what),
         );
     }
-    if let Some(v) = a.all_commands().iter().find_map(|c| c.git_hidden_runner()) {
+    let hidden = a
+        .all_commands()
+        .iter()
+        .find_map(|c| c.git_hidden_runner())
+        .or_else(|| a.git_config_runs_now());
+    if let Some(v) = hidden {
         out.push(
             Decision::new(
                 Verdict::Deny,

@@ -332,7 +332,7 @@ impl SimpleCommand {
 
     /// `git config [scope] KEY VALUE` (or `git config set KEY VALUE`): the key (lower-case)
     /// and the value set; `None` for a read, an unset, an edit or a key with no value.
-    fn git_config_set(&self) -> Option<(String, String)> {
+    pub(super) fn git_config_set(&self) -> Option<(String, String)> {
         if self.git_sub() != Some("config") {
             return None;
         }
