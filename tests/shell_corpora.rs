@@ -205,6 +205,10 @@ const TLDR_CLEAN_EXCEPTIONS: &[(&str, &str)] = &[
         "right: installs a file as the user's crontab: persistence, asked",
     ),
     (
+        "tldr:linux:systemd-run:5",
+        "right: `systemd-run --on-calendar` installs a timer that runs the command again later (T1053.006): persistence, asked",
+    ),
+    (
         "tldr:common:gh-gpg-key:2",
         "right: uploads a file named like a private key (`id_ed25519`, not `.pub`) to GitHub",
     ),
