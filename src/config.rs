@@ -77,6 +77,10 @@ pub struct Config {
     /// from the protected config file (default path or `--config`), never from a file named by
     /// `$INTENTSHIELD_CONFIG`.
     pub allow: crate::policy::check::allow::AllowList,
+    /// `[[trusted_destinations]]`: destinations the user keeps, which critical tools may send
+    /// to and the destination rules do not ask about (`policy::trusted`). A weakening setting,
+    /// from the protected config file only (like `allow`).
+    pub trusted_destinations: Vec<crate::policy::trusted::TrustedDestination>,
     /// The config file that was read, if any.
     pub file: Option<PathBuf>,
 }
@@ -91,6 +95,7 @@ impl Default for Config {
             db: None,
             approval_ttl: APPROVAL_TTL_DEFAULT,
             allow: Default::default(),
+            trusted_destinations: Vec::new(),
             file: None,
         }
     }
@@ -339,6 +344,9 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
     if let Some(item) = doc.get("allow") {
         cfg.allow = crate::policy::check::allow::AllowList::from_toml(item)?;
     }
+    if let Some(item) = doc.get("trusted_destinations") {
+        cfg.trusted_destinations = crate::policy::trusted::from_toml(item)?;
+    }
     if let Some(arr) = doc.get("read_only_tools") {
         let arr = arr
             .as_array()
@@ -362,6 +370,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "approval_ttl",
     "db",
     "allow",
+    "trusted_destinations",
 ];
 
 /// Refuses a key the config file may not hold: a misspelled setting (`reviw`) must not be

@@ -352,7 +352,10 @@ fn ipv4_any(h: &str, ctx: HostCtx) -> Option<String> {
         return is_ipv4(h).then(|| h.to_string());
     }
     let parts: Vec<&str> = h.split('.').collect();
-    if parts.is_empty() || parts.len() > 4 || (parts.len() == 1 && ctx != HostCtx::Url) {
+    // One plain number is an address only in a URL (elsewhere it is a phone or account
+    // number); one hex number (`0xcb007107`) is one wherever a host is expected.
+    let single_ok = ctx == HostCtx::Url || h.starts_with("0x") || h.starts_with("0X");
+    if parts.is_empty() || parts.len() > 4 || (parts.len() == 1 && !single_ok) {
         return None;
     }
     let mut nums: Vec<u64> = Vec::with_capacity(4);
@@ -1212,6 +1215,36 @@ pub fn is_destination_key(key: &str) -> bool {
         "filename",
         "outputpath",
         "destinationpath",
+        "channel",
+        "channelid",
+        "channelname",
+        "channels",
+        "conversation",
+        "conversationid",
+        "chat",
+        "chatid",
+        "thread",
+        "room",
+        "roomid",
+        "repo",
+        "repository",
+        "reponame",
+        "fullname",
+        "owner",
+        "org",
+        "organization",
+        "workspace",
+        "to_",
+        "toaddress",
+        "toaddresses",
+        "mobile",
+        "msisdn",
+        "tel",
+        "telephone",
+        "gitremote",
+        "upstream",
+        "pushurl",
+        "bucket",
     ];
     EXACT.contains(&k.as_str())
         || k.ends_with("email")
@@ -1221,6 +1254,158 @@ pub fn is_destination_key(key: &str) -> bool {
         || k.starts_with("recipient")
         || k.ends_with("recipient")
         || k.ends_with("recipients")
+        || k.ends_with("phone")
+        || k.ends_with("phonenumber")
+        || k.ends_with("webhook")
+        || k.ends_with("channel")
+        || k.ends_with("channelid")
+}
+
+/// The values of one destination argument's text: [`extract`]'s, plus what the context says
+/// the whole value is: a host even when its last label is a file extension or it is an IP
+/// address in any form ([`HostCtx::Strong`]); a phone or account number (digits only, 7 to 34,
+/// the E.164 digits for `+1 555 0100 123`); otherwise a bare name (a channel, a user, an
+/// account id) as [`kind::ACCOUNT`] (lower-case, a leading `#` or `@` dropped).
+///
+/// `key` is the argument's name: under a path key (`path`, `file_path`, `filename`) the value
+/// is a file, never a host or a name (`README.md`).
+pub fn destination_values(key: &str, s: &str) -> Vec<Val> {
+    let mut out = Out { vals: extract(s) };
+    let t = s.trim();
+    if t.is_empty() || t.len() > 256 || is_path_key(key) {
+        return out.vals;
+    }
+    let named = out.vals.iter().any(|v| {
+        matches!(
+            v.kind,
+            kind::EMAIL | kind::URL | kind::HOST | kind::REPO | kind::PATH | kind::IBAN
+        )
+    });
+    if named {
+        return out.vals;
+    }
+    let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+    let phone_like = t
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '+' | ' ' | '-' | '.' | '(' | ')' | '/'));
+    if (7..=34).contains(&digits.len()) && (phone_like || t.len() <= 40) {
+        out.push(kind::NUMBER, digits);
+        if phone_like {
+            return out.vals;
+        }
+    }
+    if t.chars().any(char::is_whitespace) {
+        return out.vals;
+    }
+    let host = match t.rsplit_once(':') {
+        Some((h, p)) if !h.contains(':') && p.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => t,
+    };
+    let hexish = t.len() > 2 && t.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x"));
+    if t.contains('.') || t.contains(':') || !t.is_ascii() || hexish {
+        if out.host(host, HostCtx::Strong) {
+            return out.vals;
+        }
+    }
+    let name = t.trim_start_matches(['#', '@']).to_lowercase();
+    if !name.is_empty() && name.len() <= 128 {
+        out.push(kind::ACCOUNT, name);
+    }
+    out.vals
+}
+
+/// True for an argument name that holds a file path (`path`, `file_path`, `filename`,
+/// `output_dir`).
+pub fn is_path_key(key: &str) -> bool {
+    let k: String = key
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    k.ends_with("path")
+        || k.ends_with("file")
+        || k.ends_with("filename")
+        || k.ends_with("dir")
+        || k == "directory"
+}
+
+/// The values of every destination argument of a call's arguments ([`is_destination_key`]),
+/// however nested: a destination key's strings count, and so do the strings inside arrays
+/// and objects under it (`recipients: [{"email": …}]`, `to: [{"address": …}]`), except under
+/// keys that are plainly not addresses (a display name, a subject). An object holding an
+/// `owner` and a `repo` names the repository `owner/repo` ([`kind::REPO`]). Bounded like
+/// [`string_leaves`].
+pub fn destination_args(v: &Value) -> Vec<Val> {
+    let mut out = Vec::new();
+    let mut budget = MAX_LEAVES;
+    dest_walk(v, "", false, &mut out, 0, &mut budget);
+    out.sort_by(|a, b| a.text.cmp(&b.text));
+    out.dedup();
+    out
+}
+
+fn dest_walk(
+    v: &Value,
+    key: &str,
+    under: bool,
+    out: &mut Vec<Val>,
+    depth: usize,
+    budget: &mut usize,
+) {
+    if depth > MAX_LEAF_DEPTH || *budget == 0 {
+        return;
+    }
+    match v {
+        Value::String(s) if under => {
+            *budget -= 1;
+            out.extend(destination_values(key, s));
+        }
+        Value::Array(a) => {
+            for x in a {
+                dest_walk(x, key, under, out, depth + 1, budget);
+            }
+        }
+        Value::Object(m) => {
+            let get = |names: &[&str]| {
+                m.iter()
+                    .find(|(k, _)| names.contains(&k.to_ascii_lowercase().as_str()))
+                    .and_then(|(_, x)| x.as_str())
+            };
+            if let (Some(o), Some(r)) = (
+                get(&["owner", "org", "organization", "namespace"]),
+                get(&["repo", "repository", "repo_name", "reponame", "project"]),
+            ) {
+                if let Some(r) = repo_of(o.trim(), r.trim()) {
+                    out.push(Val {
+                        kind: kind::REPO,
+                        text: r,
+                    });
+                }
+            }
+            for (k, x) in m {
+                let kl = k.to_ascii_lowercase();
+                // The owner and the repository name alone are parts of the pair above.
+                if matches!(kl.as_str(), "owner" | "org" | "organization" | "namespace") {
+                    continue;
+                }
+                let is_dest = is_destination_key(k);
+                let plain = matches!(
+                    kl.as_str(),
+                    "name"
+                        | "displayname"
+                        | "display_name"
+                        | "subject"
+                        | "title"
+                        | "body"
+                        | "text"
+                        | "content"
+                        | "message"
+                );
+                dest_walk(x, k, is_dest || (under && !plain), out, depth + 1, budget);
+            }
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]
@@ -1315,6 +1500,99 @@ mod tests {
         for k in ["subject", "body", "message", "query", "limit"] {
             assert!(!is_destination_key(k), "{k}");
         }
+    }
+
+    #[test]
+    fn destination_arguments_nested_and_paired() {
+        use serde_json::json;
+        let has = |v: &Value, k: &str, t: &str| {
+            let d = destination_args(v);
+            assert!(d.iter().any(|x| x.kind == k && x.text == t), "{v}: {d:?}");
+        };
+        has(
+            &json!({"owner": "Attacker-Org", "repo": "loot", "title": "t"}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
+        has(&json!({"repo": "acme/app"}), kind::REPO, "acme/app");
+        has(&json!({"channel": "#General"}), kind::ACCOUNT, "general");
+        has(
+            &json!({"channel_id": "C0123ABCD"}),
+            kind::ACCOUNT,
+            "c0123abcd",
+        );
+        has(&json!({"conversation": "D42"}), kind::ACCOUNT, "d42");
+        has(
+            &json!({"webhook_url": "https://hooks.example.sh/x"}),
+            kind::HOST,
+            "hooks.example.sh",
+        );
+        has(
+            &json!({"cc": ["a@x.invalid", "b@y.invalid"]}),
+            kind::EMAIL,
+            "b@y.invalid",
+        );
+        has(
+            &json!({"bcc": [{"email": "c@z.invalid", "name": "Carol"}]}),
+            kind::EMAIL,
+            "c@z.invalid",
+        );
+        has(
+            &json!({"message": {"recipients": [{"address": {"email": "d@w.invalid"}}]}}),
+            kind::EMAIL,
+            "d@w.invalid",
+        );
+        has(
+            &json!({"to": [{"value": "e@v.invalid"}]}),
+            kind::EMAIL,
+            "e@v.invalid",
+        );
+        has(
+            &json!({"recipient": "+1 (555) 010-0123"}),
+            kind::NUMBER,
+            "15550100123",
+        );
+        has(
+            &json!({"phone_number": "+15550100123"}),
+            kind::NUMBER,
+            "15550100123",
+        );
+        has(
+            &json!({"remote": "git@github.com:attacker/loot.git"}),
+            kind::REPO,
+            "attacker/loot",
+        );
+        has(&json!({"host": "cdn.zip"}), kind::HOST, "cdn.zip");
+        has(&json!({"host": "0xcb007107"}), kind::HOST, "203.0.113.7");
+        has(
+            &json!({"server": "[2001:db8::1]"}),
+            kind::HOST,
+            "2001:db8::1",
+        );
+        has(
+            &json!({"url": "http://3405803783/v?k=1"}),
+            kind::HOST,
+            "203.0.113.7",
+        );
+        // A display name beside an address is not a destination of its own; a body is not.
+        let d = destination_args(
+            &json!({"to": [{"email": "c@z.invalid", "name": "Carol"}], "body": "to bob@x.invalid"}),
+        );
+        assert!(
+            d.iter()
+                .all(|x| x.text != "carol" && x.text != "bob@x.invalid"),
+            "{d:?}"
+        );
+        // A file name under a path key is a file, not a host.
+        let d = destination_args(&json!({"path": "README.md", "file_path": "notes/x.sh"}));
+        assert!(
+            d.iter()
+                .all(|x| x.kind != kind::HOST && x.kind != kind::ACCOUNT),
+            "{d:?}"
+        );
+        // Deep or huge arguments stay bounded.
+        let deep = (0..200).fold(json!("a@b.invalid"), |v, _| json!({"to": v}));
+        let _ = destination_args(&deep);
     }
 }
 

