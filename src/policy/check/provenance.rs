@@ -207,18 +207,19 @@ fn user_typed(call: &Call<'_>, x: &Val) -> bool {
     if call.view.origin(&x.text).user {
         return true;
     }
-    match x.kind {
-        kind::ACCOUNT | kind::REPO => {
-            let needle = crate::policy::fold(&x.text);
-            !needle.is_empty()
-                && call
-                    .view
-                    .prompts
-                    .iter()
-                    .any(|p| super::contains_word(p, &needle))
-        }
-        _ => false,
+    // The same value written in a form the extractor read otherwise (a host glued to the next
+    // sentence, `www.example.com.Then`), or a name the extractor does not record from prose
+    // (a channel, a user): a whole word of a prompt.
+    if matches!(x.kind, kind::PATH | kind::IDENT) {
+        return false;
     }
+    let needle = crate::policy::fold(&x.text);
+    needle.len() >= 2
+        && call
+            .view
+            .prompts
+            .iter()
+            .any(|p| super::contains_word(p, &needle))
 }
 
 fn verdict(tainted: bool) -> Verdict {
@@ -440,6 +441,12 @@ fn critical(call: &Call<'_>, tainted: bool) -> Option<Decision> {
             continue;
         }
         if trusted(call, x) || local(call, x) || user_typed(call, x) {
+            continue;
+        }
+        // A name inside the service the user works in (a channel, a member) is no way out of
+        // it; in a clean session it does not ask. The ways out (addresses, URLs, hosts,
+        // numbers, accounts, repositories) do.
+        if x.kind == kind::ACCOUNT && !tainted {
             continue;
         }
         // A URL or address on a host the user typed is the user's destination.
