@@ -1282,6 +1282,15 @@ pub fn destination_values(key: &str, s: &str) -> Vec<Val> {
         )
     });
     if named {
+        // Digit runs inside an IBAN, URL or address are parts of it, not numbers of their own.
+        let wholes: Vec<String> = out
+            .vals
+            .iter()
+            .filter(|v| matches!(v.kind, kind::EMAIL | kind::URL | kind::IBAN | kind::PATH))
+            .map(|v| v.text.clone())
+            .collect();
+        out.vals
+            .retain(|v| v.kind != kind::NUMBER || !wholes.iter().any(|w| w.contains(&v.text)));
         return out.vals;
     }
     let digits: String = t.chars().filter(char::is_ascii_digit).collect();
@@ -1302,10 +1311,10 @@ pub fn destination_values(key: &str, s: &str) -> Vec<Val> {
         _ => t,
     };
     let hexish = t.len() > 2 && t.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x"));
-    if t.contains('.') || t.contains(':') || !t.is_ascii() || hexish {
-        if out.host(host, HostCtx::Strong) {
-            return out.vals;
-        }
+    if (t.contains('.') || t.contains(':') || !t.is_ascii() || hexish)
+        && out.host(host, HostCtx::Strong)
+    {
+        return out.vals;
     }
     let name = t.trim_start_matches(['#', '@']).to_lowercase();
     if !name.is_empty() && name.len() <= 128 {
