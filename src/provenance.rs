@@ -1281,27 +1281,19 @@ pub fn destination_values(key: &str, s: &str) -> Vec<Val> {
             kind::EMAIL | kind::URL | kind::HOST | kind::REPO | kind::PATH | kind::IBAN
         )
     });
-    if named {
-        // Digit runs inside an IBAN, URL or address are parts of it, not numbers of their own.
-        let wholes: Vec<String> = out
-            .vals
-            .iter()
-            .filter(|v| matches!(v.kind, kind::EMAIL | kind::URL | kind::IBAN | kind::PATH))
-            .map(|v| v.text.clone())
-            .collect();
-        out.vals
-            .retain(|v| v.kind != kind::NUMBER || !wholes.iter().any(|w| w.contains(&v.text)));
-        return out.vals;
-    }
     let digits: String = t.chars().filter(char::is_ascii_digit).collect();
     let phone_like = t
         .chars()
         .all(|c| c.is_ascii_digit() || matches!(c, '+' | ' ' | '-' | '.' | '(' | ')' | '/'));
     if (7..=34).contains(&digits.len()) && (phone_like || t.len() <= 40) {
+        // (Also the digits of an IBAN or account written with letters: an account number.)
         out.push(kind::NUMBER, digits);
         if phone_like {
             return out.vals;
         }
+    }
+    if named {
+        return out.vals;
     }
     if t.chars().any(char::is_whitespace) {
         return out.vals;

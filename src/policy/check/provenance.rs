@@ -188,6 +188,18 @@ fn url_host(url: &str) -> Option<&str> {
     Some(hostport.rsplit_once(':').map_or(hostport, |(h, _)| h))
 }
 
+/// A number that is the digits of an IBAN, URL or address among the destinations: that value
+/// decides (`GB29NWBK60161331926819` holds the number `2960161331926819`).
+fn part_of_another(dests: &[Val], x: &Val) -> bool {
+    x.kind == kind::NUMBER
+        && dests.iter().any(|w| {
+            matches!(w.kind, kind::IBAN | kind::URL | kind::EMAIL) && {
+                let digits: String = w.text.chars().filter(char::is_ascii_digit).collect();
+                digits.contains(&x.text)
+            }
+        })
+}
+
 /// This machine, or a path inside the workspace: never a way out.
 fn local(call: &Call<'_>, x: &Val) -> bool {
     match x.kind {
@@ -307,7 +319,12 @@ fn from_outputs_or_nowhere(call: &Call<'_>, tainted: bool) -> Option<Decision> {
     let fetch_like = is_fetch_tool(&call.tool) || call.tool.kind == ToolKind::Shell;
     let own_data = call_carries_data(call);
     for x in dests {
-        if x.kind == kind::DOMAIN || trusted(call, x) || local(call, x) || user_typed(call, x) {
+        if x.kind == kind::DOMAIN
+            || part_of_another(dests, x)
+            || trusted(call, x)
+            || local(call, x)
+            || user_typed(call, x)
+        {
             continue; // a domain: the host or URL itself decides
         }
         // The host of an address is judged by the address itself.
@@ -358,6 +375,13 @@ fn from_outputs_or_nowhere(call: &Call<'_>, tainted: bool) -> Option<Decision> {
         // so their absence says nothing; identifiers are not destinations. A read that is not
         // a fetch names where data comes from, not where it goes.
         if call.is_read && !fetch_like {
+            continue;
+        }
+        // The shell is the developer's own tool: a host or address in a command comes from the
+        // project as often as from the model (`scp notes.txt server.example.com:`, `ssh
+        // deploy@prod`); in a clean session secrets are what must not leave (the shell's
+        // secret-egress rules), so an unnamed destination is held against it once tainted.
+        if call.tool.kind == ToolKind::Shell && !tainted {
             continue;
         }
         if !matches!(
@@ -440,7 +464,11 @@ fn critical(call: &Call<'_>, tainted: bool) -> Option<Decision> {
         {
             continue;
         }
-        if trusted(call, x) || local(call, x) || user_typed(call, x) {
+        if part_of_another(&call.dests, x)
+            || trusted(call, x)
+            || local(call, x)
+            || user_typed(call, x)
+        {
             continue;
         }
         // A name inside the service the user works in (a channel, a member) is no way out of
