@@ -1374,13 +1374,43 @@ fn dest_walk(
         Value::Object(m) => {
             let get = |names: &[&str]| {
                 m.iter()
-                    .find(|(k, _)| names.contains(&k.to_ascii_lowercase().as_str()))
-                    .and_then(|(_, x)| x.as_str())
+                    .filter(|(k, _)| names.contains(&k.to_ascii_lowercase().as_str()))
+                    .find_map(|(_, x)| x.as_str())
             };
-            if let (Some(o), Some(r)) = (
-                get(&["owner", "org", "organization", "namespace"]),
-                get(&["repo", "repository", "repo_name", "reponame", "project"]),
-            ) {
+            // Under a repository key (`repository: {owner, name}`) the name is the repo's.
+            let kl = key.to_ascii_lowercase();
+            let in_repo = matches!(kl.as_str(), "repo" | "repository" | "base" | "head");
+            let names: &[&str] = if in_repo {
+                &[
+                    "repo",
+                    "repository",
+                    "repo_name",
+                    "reponame",
+                    "project",
+                    "name",
+                ]
+            } else {
+                &["repo", "repository", "repo_name", "reponame", "project"]
+            };
+            let owner = get(&["owner", "org", "organization", "namespace"]).or_else(|| {
+                // `owner: {login: …}`, as GitHub writes it.
+                m.iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("owner"))
+                    .and_then(|(_, x)| x.get("login"))
+                    .and_then(Value::as_str)
+            });
+            if let Some(full) = get(&["full_name", "fullname", "name_with_owner", "namewithowner"])
+            {
+                if let Some((o, n)) = full.split_once('/') {
+                    if let Some(r) = repo_of(o.trim(), n.trim()) {
+                        out.push(Val {
+                            kind: kind::REPO,
+                            text: r,
+                        });
+                    }
+                }
+            }
+            if let (Some(o), Some(r)) = (owner, get(names)) {
                 if let Some(r) = repo_of(o.trim(), r.trim()) {
                     out.push(Val {
                         kind: kind::REPO,
@@ -1521,6 +1551,26 @@ mod tests {
             "attacker-org/loot",
         );
         has(&json!({"repo": "acme/app"}), kind::REPO, "acme/app");
+        has(
+            &json!({"repository": {"owner": "Attacker-Org", "name": "loot"}}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
+        has(
+            &json!({"repository": {"owner": {"login": "attacker-org"}, "name": "loot"}}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
+        has(
+            &json!({"repository": {"full_name": "attacker-org/loot"}}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
+        has(
+            &json!({"repository": {"x": 1}, "owner": "attacker-org", "repo": "loot"}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
         has(&json!({"channel": "#General"}), kind::ACCOUNT, "general");
         has(
             &json!({"channel_id": "C0123ABCD"}),
