@@ -80,6 +80,10 @@ pub struct Config {
     /// The `[exposure]` table: MCP servers and hosts whose content does not expose a session
     /// (`policy::check::exposure`). Weakening, like `[allow]`: only from the protected file.
     pub exposure: crate::policy::check::exposure::Trust,
+    /// `[[trusted_destinations]]`: destinations the user keeps, which critical tools may send
+    /// to and the destination rules do not ask about (`policy::trusted`). A weakening setting,
+    /// from the protected config file only (like `allow`).
+    pub trusted_destinations: Vec<crate::policy::trusted::TrustedDestination>,
     /// The config file that was read, if any.
     pub file: Option<PathBuf>,
 }
@@ -95,6 +99,7 @@ impl Default for Config {
             approval_ttl: APPROVAL_TTL_DEFAULT,
             allow: Default::default(),
             exposure: Default::default(),
+            trusted_destinations: Vec::new(),
             file: None,
         }
     }
@@ -346,6 +351,9 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
     if let Some(item) = doc.get("exposure") {
         cfg.exposure = crate::policy::check::exposure::Trust::from_toml(item)?;
     }
+    if let Some(item) = doc.get("trusted_destinations") {
+        cfg.trusted_destinations = crate::policy::trusted::from_toml(item)?;
+    }
     if let Some(arr) = doc.get("read_only_tools") {
         let arr = arr
             .as_array()
@@ -370,6 +378,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "db",
     "allow",
     "exposure",
+    "trusted_destinations",
 ];
 
 /// Refuses a key the config file may not hold: a misspelled setting (`reviw`) must not be

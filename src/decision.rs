@@ -67,6 +67,14 @@ pub enum Reason {
     /// A destination (recipient, URL, host, account, path written) that came only from tool
     /// outputs.
     UntrustedDestination,
+    /// A destination (recipient, URL, host, account, repository) that neither the user typed
+    /// nor any tool output showed: it came from a tool description the hook cannot see, or the
+    /// model made it up. Asked in a clean session, denied in a tainted one.
+    UnknownDestination,
+    /// The destination of a tool that sends, pays, transfers, invites, shares, merges or
+    /// publishes is neither the user's own words nor on `[[trusted_destinations]]`. Asked in a
+    /// clean session, denied in a tainted one.
+    CriticalDestination,
     /// Data from a resource first reached after the session was tainted flows into a write.
     ToxicFlow,
     /// A state-changing call in a tainted session.
@@ -166,6 +174,8 @@ impl Reason {
             Reason::SecretInArguments => "secret.in_arguments",
             Reason::InjectedValue => "provenance.injected_value",
             Reason::UntrustedDestination => "provenance.untrusted_destination",
+            Reason::UnknownDestination => "provenance.unknown_destination",
+            Reason::CriticalDestination => "provenance.critical_destination",
             Reason::ToxicFlow => "provenance.toxic_flow",
             Reason::TaintedStateChange => "taint.state_change",
             Reason::TaintedEgress => "taint.network_egress",

@@ -32,6 +32,13 @@ pub mod kind {
     pub const PATH: &str = "path";
     /// A long identifier mixing letters and digits (tokens, ids), 16 to 128 chars.
     pub const IDENT: &str = "ident";
+    /// A code-hosting repository, `owner/name`, lower-cased (`acme/app`): from text, from
+    /// GitHub/GitLab URLs, and from an `owner` + `repo` argument pair.
+    pub const REPO: &str = "repo";
+    /// A bare name in a destination argument (a channel, a user name, an account id),
+    /// lower-cased; only ever extracted from a destination argument
+    /// ([`super::destination_values`]), never from free text.
+    pub const ACCOUNT: &str = "account";
 }
 
 /// One extracted value.
@@ -255,9 +262,16 @@ fn is_host_char(c: char) -> bool {
 }
 
 /// Normalizes a candidate host: lower-case, trailing dots removed; `None` unless it has at
-/// least two labels, an alphabetic TLD of 2 to 24 letters that is not a file extension, and
-/// only host characters.
+/// least two labels, an alphabetic TLD of 2 to 24 letters (or a punycode TLD, `xn--…`) that is
+/// not a file extension, and only host characters. This is the test for a bare word in prose;
+/// [`canonical_host`] reads a host where the context says it is one.
 pub fn normalize_host(h: &str) -> Option<String> {
+    normalize_host_with(h, true)
+}
+
+/// [`normalize_host`]; `check_ext` false accepts a last label that is also a file extension
+/// (`status-badge.sh`), for contexts that say the word is a host.
+fn normalize_host_with(h: &str, check_ext: bool) -> Option<String> {
     let h = h.trim_end_matches('.').to_ascii_lowercase();
     if h.len() < 4 || h.len() > 253 || !h.chars().all(is_host_char) {
         return None;
@@ -267,10 +281,12 @@ pub fn normalize_host(h: &str) -> Option<String> {
         return None;
     }
     let tld = labels[labels.len() - 1];
-    if !(2..=24).contains(&tld.len()) || !tld.chars().all(|c| c.is_ascii_alphabetic()) {
+    let alpha_tld = (2..=24).contains(&tld.len()) && tld.chars().all(|c| c.is_ascii_alphabetic());
+    let puny_tld = tld.len() > 4 && tld.starts_with("xn--");
+    if !(alpha_tld || puny_tld) {
         return None;
     }
-    if FILE_EXTS.contains(&tld) {
+    if check_ext && FILE_EXTS.contains(&tld) {
         return None;
     }
     if labels
@@ -280,6 +296,264 @@ pub fn normalize_host(h: &str) -> Option<String> {
         return None;
     }
     Some(h)
+}
+
+/// Where a host-like word was written, which decides how much it takes to count as a host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostCtx {
+    /// A bare word in prose: needs an alphabetic TLD that is not a file extension; IPv4 only
+    /// as a plain dotted quad.
+    Prose,
+    /// After `@`, or the whole value of a destination argument: a last label that is also a
+    /// file extension counts (`cdn.zip`); IPv4 in any dotted form (hex, octal, mixed), IPv6.
+    Strong,
+    /// The host of a URL: as [`HostCtx::Strong`], and a single number is an IPv4 address too
+    /// (`http://3405803783/`).
+    Url,
+}
+
+/// The canonical form of a host written in any form, or `None` when `raw` is not a host in
+/// context `ctx`: lower-case ASCII; internationalised names in punycode (`bücher.example` →
+/// `xn--bcher-kva.example`, after NFKC folding, so full-width letters and dots read as ASCII);
+/// IPv4 in every form `inet_aton` and URL parsers accept (decimal `3405803783`, hex
+/// `0xcb007107`, octal `0313.0.0.07`, mixed, fewer than four parts) as its dotted quad; IPv6
+/// (bracketed or not) in RFC 5952 text, an IPv4-mapped one as its IPv4 dotted quad.
+pub fn canonical_host(raw: &str, ctx: HostCtx) -> Option<String> {
+    let h = raw.trim_end_matches('.');
+    if h.is_empty() || h.len() > 1024 {
+        return None;
+    }
+    if let Some(inner) = h.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        return ipv6(inner);
+    }
+    if ctx != HostCtx::Prose && h.contains(':') {
+        return ipv6(h);
+    }
+    if h.bytes()
+        .all(|b| b.is_ascii_hexdigit() || b == b'.' || b == b'x' || b == b'X')
+    {
+        if let Some(ip) = ipv4_any(h, ctx) {
+            return Some(ip);
+        }
+    }
+    let ascii = if h.is_ascii() {
+        h.to_ascii_lowercase()
+    } else {
+        idna_ascii(h)?
+    };
+    normalize_host_with(&ascii, ctx == HostCtx::Prose)
+}
+
+/// An IPv4 address in any form the context allows, as its dotted quad.
+fn ipv4_any(h: &str, ctx: HostCtx) -> Option<String> {
+    if ctx == HostCtx::Prose {
+        // In prose only the plain dotted quad (`10.0.0.1`); a version number is not a host
+        // either way.
+        return is_ipv4(h).then(|| h.to_string());
+    }
+    let parts: Vec<&str> = h.split('.').collect();
+    // One plain number is an address only in a URL (elsewhere it is a phone or account
+    // number); one hex number (`0xcb007107`) is one wherever a host is expected.
+    let single_ok = ctx == HostCtx::Url || h.starts_with("0x") || h.starts_with("0X");
+    if parts.is_empty() || parts.len() > 4 || (parts.len() == 1 && !single_ok) {
+        return None;
+    }
+    let mut nums: Vec<u64> = Vec::with_capacity(4);
+    for p in &parts {
+        if p.is_empty() || p.len() > 34 {
+            return None;
+        }
+        let (digits, radix) = if let Some(x) = p.strip_prefix("0x").or_else(|| p.strip_prefix("0X"))
+        {
+            (x, 16)
+        } else if p.len() > 1 && p.starts_with('0') {
+            (&p[1..], 8)
+        } else {
+            (*p, 10)
+        };
+        let n = if digits.is_empty() && radix == 16 {
+            0
+        } else {
+            u64::from_str_radix(digits, radix).ok()?
+        };
+        nums.push(n);
+    }
+    let last = nums.pop()?;
+    if nums.iter().any(|n| *n > 255) {
+        return None;
+    }
+    let spare = 4 - nums.len() as u32; // bytes the last part fills
+    if last >= 1u64 << (8 * spare) {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for (i, n) in nums.iter().enumerate() {
+        v |= n << (8 * (3 - i as u32));
+    }
+    v |= last;
+    let a = std::net::Ipv4Addr::from(u32::try_from(v).ok()?);
+    Some(a.to_string())
+}
+
+/// IPv6 text (no brackets) in RFC 5952 form; an IPv4-mapped address as its dotted quad.
+fn ipv6(s: &str) -> Option<String> {
+    if s.len() > 45 || !s.contains(':') {
+        return None;
+    }
+    let a: std::net::Ipv6Addr = s.parse().ok()?;
+    Some(match a.to_ipv4_mapped() {
+        Some(v4) => v4.to_string(),
+        None => a.to_string(),
+    })
+}
+
+/// True for a host that is this machine: `localhost` (and `*.localhost`), the loopback
+/// ranges, the unspecified address.
+pub fn is_local_host(h: &str) -> bool {
+    h == "localhost"
+        || h.ends_with(".localhost")
+        || h.starts_with("127.")
+        || h == "::1"
+        || h == "0.0.0.0"
+        || h == "::"
+}
+
+/// A host name with non-ASCII letters in its ASCII form (IDNA): NFKC-folded and lower-cased,
+/// look-alike full stops (`。`, `．`, `｡`) read as `.`, each non-ASCII label as `xn--` and its
+/// punycode. `None` when a label holds anything but letters, digits and `-`.
+fn idna_ascii(h: &str) -> Option<String> {
+    use unicode_normalization::UnicodeNormalization;
+    let folded: String = h
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .map(|c| {
+            if matches!(c, '\u{3002}' | '\u{ff0e}' | '\u{ff61}') {
+                '.'
+            } else {
+                c
+            }
+        })
+        .take(254)
+        .collect();
+    let mut out = String::new();
+    for (i, label) in folded.split('.').enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        if label.is_ascii() {
+            out.push_str(label);
+            continue;
+        }
+        if !label.chars().all(|c| c.is_alphanumeric() || c == '-') {
+            return None;
+        }
+        let chars: Vec<char> = label.chars().collect();
+        out.push_str("xn--");
+        out.push_str(&punycode(&chars)?);
+    }
+    (out.len() <= 253).then_some(out)
+}
+
+/// Punycode (RFC 3492) of one label's code points, without the `xn--` prefix; `None` on
+/// overflow.
+fn punycode(input: &[char]) -> Option<String> {
+    const BASE: u32 = 36;
+    const TMIN: u32 = 1;
+    const TMAX: u32 = 26;
+    fn digit(d: u32) -> char {
+        // d < 36 by construction.
+        if d < 26 {
+            char::from(b'a' + d as u8)
+        } else {
+            char::from(b'0' + (d - 26) as u8)
+        }
+    }
+    fn adapt(delta: u32, points: u32, first: bool) -> u32 {
+        let mut delta = if first { delta / 700 } else { delta / 2 };
+        delta += delta / points;
+        let mut k = 0;
+        while delta > ((BASE - TMIN) * TMAX) / 2 {
+            delta /= BASE - TMIN;
+            k += BASE;
+        }
+        k + (BASE - TMIN + 1) * delta / (delta + 38)
+    }
+    let mut out: String = input.iter().filter(|c| c.is_ascii()).collect();
+    let b = u32::try_from(out.len()).ok()?;
+    let len = u32::try_from(input.len()).ok()?;
+    if b > 0 {
+        out.push('-');
+    }
+    let (mut n, mut delta, mut bias, mut h) = (128u32, 0u32, 72u32, b);
+    while h < len {
+        let m = input.iter().map(|&c| c as u32).filter(|&c| c >= n).min()?;
+        delta = delta.checked_add((m - n).checked_mul(h + 1)?)?;
+        n = m;
+        for &c in input {
+            let c = c as u32;
+            if c < n {
+                delta = delta.checked_add(1)?;
+            }
+            if c == n {
+                let mut q = delta;
+                let mut k = BASE;
+                loop {
+                    let t = if k <= bias {
+                        TMIN
+                    } else if k >= bias + TMAX {
+                        TMAX
+                    } else {
+                        k - bias
+                    };
+                    if q < t {
+                        break;
+                    }
+                    out.push(digit(t + (q - t) % (BASE - t)));
+                    q = (q - t) / (BASE - t);
+                    k += BASE;
+                }
+                out.push(digit(q));
+                bias = adapt(delta, h + 1, h == b);
+                delta = 0;
+                h += 1;
+            }
+        }
+        delta = delta.checked_add(1)?;
+        n = n.checked_add(1)?;
+    }
+    Some(out)
+}
+
+/// Hosts whose URL paths name a repository as `/owner/name`.
+const CODE_HOSTS: &[&str] = &[
+    "github.com",
+    "www.github.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "codeberg.org",
+];
+
+/// `owner/name` as a repository value, lower-cased and without `.git`: both parts GitHub-style
+/// names holding a letter, the name not ending in a file extension (`src/main.rs` is a path).
+pub fn repo_of(owner: &str, name: &str) -> Option<String> {
+    let name = name.strip_suffix(".git").unwrap_or(name);
+    let ok = |p: &str, max: usize| {
+        !p.is_empty()
+            && p.len() <= max
+            && p.as_bytes()[0].is_ascii_alphanumeric()
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && p.chars().any(|c| c.is_ascii_alphabetic())
+    };
+    if !ok(owner, 39) || !ok(name, 100) {
+        return None;
+    }
+    if let Some((_, ext)) = name.rsplit_once('.') {
+        if FILE_EXTS.contains(&ext.to_ascii_lowercase().as_str()) {
+            return None;
+        }
+    }
+    Some(format!("{owner}/{name}").to_ascii_lowercase())
 }
 
 /// The registrable part of a host: its last two labels.
@@ -323,21 +597,52 @@ impl Out {
         }
     }
 
-    fn host(&mut self, h: &str) {
-        if let Some(h) = normalize_host(h) {
+    /// A host already in canonical form, with its domain (IP addresses have none).
+    fn canonical(&mut self, h: String) {
+        let ip = h.contains(':') || h.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        if !ip {
             let d = domain_of(&h);
             if d != h {
                 self.push(kind::DOMAIN, d);
             }
-            self.push(kind::HOST, h);
+        }
+        self.push(kind::HOST, h);
+    }
+
+    fn host(&mut self, h: &str, ctx: HostCtx) -> bool {
+        match canonical_host(h, ctx) {
+            Some(h) => {
+                self.canonical(h);
+                true
+            }
+            None => false,
         }
     }
 }
 
 /// Extracts the distinctive values of a text. Bounded: at most [`MAX_VALUES`] values, linear
-/// time; never panics.
+/// time; never panics. Every written form of a destination gives the same value: hosts as
+/// [`canonical_host`] writes them (IP address forms, punycode), URLs with that host, and
+/// addresses written out (`ops (at) example (dot) invalid`, `[at]`, ` at `/` dot ` between
+/// labels, full-width `＠` and `．`) as the address itself.
 pub fn extract(text: &str) -> Vec<Val> {
     let mut out = Out { vals: Vec::new() };
+    scan_tokens(text, &mut out);
+    bracketed_urls(text, &mut out);
+    numbers(text, &mut out);
+    if let Some(plain) = written_out(text) {
+        let mut alt = Out { vals: Vec::new() };
+        scan_tokens(&plain, &mut alt);
+        for v in alt.vals {
+            if matches!(v.kind, kind::EMAIL | kind::HOST | kind::DOMAIN | kind::URL) {
+                out.push(v.kind, v.text);
+            }
+        }
+    }
+    out.vals
+}
+
+fn scan_tokens(text: &str, out: &mut Out) {
     for raw in text.split(is_separator) {
         if out.vals.len() >= MAX_VALUES {
             break;
@@ -346,25 +651,153 @@ pub fn extract(text: &str) -> Vec<Val> {
         if t.len() < 4 || t.len() > 2048 {
             continue;
         }
-        token(t, &mut out);
+        token(t, out);
     }
-    numbers(text, &mut out);
-    out.vals
+}
+
+/// URLs whose host is a bracketed IPv6 address (`http://[2001:db8::1]:8080/x`): the token pass
+/// cuts words at brackets.
+fn bracketed_urls(text: &str, out: &mut Out) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while let Some(p) = memchr::memmem::find(&b[i..], b"://[") {
+        let at = i + p;
+        i = at + 4;
+        if out.vals.len() >= MAX_VALUES {
+            return;
+        }
+        let Some(close) = b[i..].iter().take(64).position(|&c| c == b']') else {
+            continue;
+        };
+        let Some(host) = text.get(i..i + close).and_then(ipv6) else {
+            continue;
+        };
+        // The scheme: the letters before `://`.
+        let s0 = text[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+            .map_or(0, |x| x + 1);
+        let scheme = text[s0..at].to_ascii_lowercase();
+        let rest_start = i + close + 1;
+        let rest_len = text[rest_start..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`' | ')'))
+            .unwrap_or(text.len() - rest_start)
+            .min(2048);
+        let rest = text
+            .get(rest_start..rest_start + rest_len)
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let rest = rest.trim_end_matches(['/', '.', ',']);
+        if !scheme.is_empty() {
+            out.push(kind::URL, format!("{scheme}://[{host}]{rest}"));
+        }
+        out.canonical(host);
+    }
+}
+
+/// The text with addresses written out put back together, or `None` when it has none of the
+/// signs (so ordinary text costs one pass). Handles `(at)`, `[at]`, `{at}`, `<at>` and the
+/// same for `dot`, with or without spaces; `name at host dot tld` (at least one ` dot `); and
+/// full-width or other compatibility forms (`＠`, `．`, `。`) through NFKC.
+/// Top-level domains an address spelled with ` at ` and ` dot ` may end in (besides any
+/// two-letter country code).
+const SPELLED_TLDS: &[&str] = &[
+    "com", "net", "org", "edu", "gov", "mil", "int", "info", "biz", "name", "pro", "io", "dev",
+    "app", "xyz", "online", "site", "tech", "store", "cloud", "email", "mail", "invalid",
+    "example", "test", "local", "top", "club", "shop", "live", "page",
+];
+
+fn written_out(text: &str) -> Option<String> {
+    use std::sync::OnceLock;
+    static BRACKETED: OnceLock<Option<(regex_lite::Regex, regex_lite::Regex)>> = OnceLock::new();
+    static WORDS: OnceLock<Option<regex_lite::Regex>> = OnceLock::new();
+    // One pass over the bytes, no allocation, for the text that has none of the signs (most).
+    let wide = !text.is_ascii()
+        && text.chars().any(|c| {
+            matches!(
+                c,
+                '\u{ff20}' | '\u{ff0e}' | '\u{3002}' | '\u{ff61}' | '\u{fe6b}'
+            )
+        });
+    let b = text.as_bytes();
+    let signs = wide
+        || (2..b.len()).any(|i| match b[i] {
+            b')' | b']' | b'}' | b'>' => {
+                b[i - 2..i].eq_ignore_ascii_case(b"at") || b[i - 2..i].eq_ignore_ascii_case(b"ot")
+            }
+            b' ' => i >= 4 && b[i - 4..i].eq_ignore_ascii_case(b" dot"),
+            _ => false,
+        });
+    if !signs {
+        return None;
+    }
+    let lower = text.to_lowercase();
+    let mut s = if wide {
+        use unicode_normalization::UnicodeNormalization;
+        lower
+            .nfkc()
+            .map(|c| {
+                if matches!(c, '\u{3002}' | '\u{ff61}') {
+                    '.'
+                } else {
+                    c
+                }
+            })
+            .collect::<String>()
+    } else {
+        lower
+    };
+    let (at, dot) = BRACKETED
+        .get_or_init(|| {
+            Some((
+                regex_lite::Regex::new(r"\s*[(\[{<]\s*(?:at|@)\s*[)\]}>]\s*").ok()?,
+                regex_lite::Regex::new(r"\s*[(\[{<]\s*(?:dot|\.)\s*[)\]}>]\s*").ok()?,
+            ))
+        })
+        .as_ref()?;
+    s = at.replace_all(&s, "@").into_owned();
+    s = dot.replace_all(&s, ".").into_owned();
+    let words = WORDS
+        .get_or_init(|| {
+            regex_lite::Regex::new(
+                r"([a-z0-9._%+-]+)\s+at\s+([a-z0-9-]+(?:(?:\s+dot\s+|\.)[a-z0-9-]+)*\s+dot\s+[a-z0-9-]+)",
+            )
+            .ok()
+        })
+        .as_ref()?;
+    // ` at ` and ` dot ` are English words too: the spelled-out form counts only when it ends
+    // in a country code or a common top-level domain ("look at the dot product" is no address).
+    let s = words
+        .replace_all(&s, |c: &regex_lite::Captures<'_>| {
+            let labels: Vec<&str> = c[2]
+                .split(|ch: char| ch.is_whitespace() || ch == '.')
+                .filter(|w| !w.is_empty() && *w != "dot")
+                .collect();
+            let tld = labels.last().copied().unwrap_or("");
+            if tld.len() == 2 || SPELLED_TLDS.contains(&tld) {
+                format!("{}@{}", &c[1], labels.join("."))
+            } else {
+                c[0].to_string()
+            }
+        })
+        .into_owned();
+    Some(s)
 }
 
 fn token(t: &str, out: &mut Out) {
     let b = t.as_bytes();
     let has_colon = memchr::memchr(b':', b).is_some();
-    let has_punct = has_colon || memchr::memchr2(b'.', b'@', b).is_some();
+    let has_punct = has_colon || memchr::memchr3(b'.', b'@', b'/', b).is_some();
     // Most words of a text are none of these; skip them before allocating anything.
     // (IBANs are at least 15 bytes, identifiers 16; paths start with `/` or `~`.)
-    if !has_punct && b.len() < 15 && !matches!(b.first(), Some(b'/' | b'~')) {
+    if !has_punct && b.len() < 15 && !matches!(b.first(), Some(b'/' | b'~')) && t.is_ascii() {
         return;
     }
     let lower = t.to_ascii_lowercase();
     // URLs.
     let schemes: &[&str] = if has_colon && lower.contains("://") {
-        &["https://", "http://", "ftp://", "wss://", "ws://"]
+        &[
+            "https://", "http://", "ftp://", "wss://", "ws://", "sftp://", "ssh://", "git://",
+        ]
     } else {
         &[]
     };
@@ -375,41 +808,86 @@ fn token(t: &str, out: &mut Out) {
             let Some(rest) = url.get(scheme.len()..) else {
                 return;
             };
-            let host_end = rest.find(['/', '?', '#', ':']).unwrap_or(rest.len());
-            let host = &rest[..host_end];
-            let host = host.rsplit('@').next().unwrap_or(host);
-            if normalize_host(host).is_some() || is_ipv4(host) {
-                out.push(kind::URL, url.to_string());
-                if is_ipv4(host) {
-                    out.push(kind::HOST, host.to_string());
-                } else {
-                    out.host(host);
+            let auth_end = rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len());
+            let authority = &rest[..auth_end];
+            let (userinfo, hostport) = match authority.rsplit_once('@') {
+                Some((u, h)) => (Some(u), h),
+                None => (None, authority),
+            };
+            let (host, port) = match hostport.rsplit_once(':') {
+                Some((h, p)) if p.bytes().all(|c| c.is_ascii_digit()) => (h, Some(p)),
+                _ => (hostport, None),
+            };
+            if let Some(h) = canonical_host(host, HostCtx::Url) {
+                let mut u = String::with_capacity(url.len());
+                u.push_str(scheme);
+                if let Some(ui) = userinfo {
+                    u.push_str(ui);
+                    u.push('@');
                 }
+                u.push_str(&h);
+                if let Some(p) = port {
+                    u.push(':');
+                    u.push_str(p);
+                }
+                u.push_str(&rest[auth_end..]);
+                out.push(kind::URL, u);
+                if CODE_HOSTS.contains(&h.as_str()) {
+                    let mut segs = rest[auth_end..]
+                        .split(['/', '?', '#'])
+                        .filter(|x| !x.is_empty());
+                    if let (Some(o), Some(n)) = (segs.next(), segs.next()) {
+                        if let Some(r) = repo_of(o, n) {
+                            out.push(kind::REPO, r);
+                        }
+                    }
+                }
+                out.canonical(h);
             }
             return;
         }
     }
     if let Some(rest) = lower.strip_prefix("www.") {
-        let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let host_end = rest.find(['/', '?', '#', ':']).unwrap_or(rest.len());
         let host = format!("www.{}", &rest[..host_end]);
-        if normalize_host(&host).is_some() {
-            out.push(kind::URL, lower.trim_end_matches('/').to_string());
-            out.host(&host);
+        if let Some(h) = canonical_host(&host, HostCtx::Prose) {
+            out.push(
+                kind::URL,
+                format!("{h}{}", &rest[host_end..])
+                    .trim_end_matches('/')
+                    .to_string(),
+            );
+            out.canonical(h);
         }
         return;
     }
-    // Emails (also `mailto:`).
+    // Emails (also `mailto:`), and `user@host:path` (scp, git).
     if let Some(at) = lower.find('@') {
         let local = lower[..at].trim_start_matches("mailto:");
-        let host = &lower[at + 1..];
+        let after = &lower[at + 1..];
+        let (host, path) = match after.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (after, None),
+        };
         if !local.is_empty()
             && local
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "._%+-".contains(c))
         {
-            if let Some(h) = normalize_host(host) {
-                out.push(kind::EMAIL, format!("{local}@{h}"));
-                out.host(&h);
+            if let Some(h) = canonical_host(host, HostCtx::Strong) {
+                match path {
+                    None => out.push(kind::EMAIL, format!("{local}@{h}")),
+                    Some(p) => {
+                        if CODE_HOSTS.contains(&h.as_str()) {
+                            if let Some((o, n)) = p.trim_start_matches('/').split_once('/') {
+                                if let Some(r) = repo_of(o, n) {
+                                    out.push(kind::REPO, r);
+                                }
+                            }
+                        }
+                    }
+                }
+                out.canonical(h);
                 return;
             }
         }
@@ -422,6 +900,15 @@ fn token(t: &str, out: &mut Out) {
         }
         return;
     }
+    // Repositories (`owner/name`).
+    if let Some((o, n)) = t.split_once('/') {
+        if !n.contains('/') {
+            if let Some(r) = repo_of(o, n) {
+                out.push(kind::REPO, r);
+            }
+        }
+        return;
+    }
     // IBAN (contiguous form).
     if let Some(iban) = iban(t) {
         out.push(kind::IBAN, iban);
@@ -430,11 +917,15 @@ fn token(t: &str, out: &mut Out) {
     // Bare hosts, and host:port.
     let host_part = lower.split(':').next().unwrap_or(&lower);
     if host_part.contains('.') && host_part.chars().all(is_host_char) {
-        if is_ipv4(host_part) {
-            out.push(kind::HOST, host_part.to_string());
-        } else {
-            out.host(host_part);
-        }
+        out.host(host_part, HostCtx::Prose);
+        return;
+    }
+    if !host_part.is_ascii()
+        && host_part
+            .chars()
+            .any(|c| matches!(c, '.' | '\u{3002}' | '\u{ff0e}' | '\u{ff61}'))
+    {
+        out.host(host_part, HostCtx::Prose);
         return;
     }
     // Long identifiers.
@@ -729,6 +1220,36 @@ pub fn is_destination_key(key: &str) -> bool {
         "filename",
         "outputpath",
         "destinationpath",
+        "channel",
+        "channelid",
+        "channelname",
+        "channels",
+        "conversation",
+        "conversationid",
+        "chat",
+        "chatid",
+        "thread",
+        "room",
+        "roomid",
+        "repo",
+        "repository",
+        "reponame",
+        "fullname",
+        "owner",
+        "org",
+        "organization",
+        "workspace",
+        "to_",
+        "toaddress",
+        "toaddresses",
+        "mobile",
+        "msisdn",
+        "tel",
+        "telephone",
+        "gitremote",
+        "upstream",
+        "pushurl",
+        "bucket",
     ];
     EXACT.contains(&k.as_str())
         || k.ends_with("email")
@@ -738,6 +1259,189 @@ pub fn is_destination_key(key: &str) -> bool {
         || k.starts_with("recipient")
         || k.ends_with("recipient")
         || k.ends_with("recipients")
+        || k.ends_with("phone")
+        || k.ends_with("phonenumber")
+        || k.ends_with("webhook")
+        || k.ends_with("channel")
+        || k.ends_with("channelid")
+}
+
+/// The values of one destination argument's text: [`extract`]'s, plus what the context says
+/// the whole value is: a host even when its last label is a file extension or it is an IP
+/// address in any form ([`HostCtx::Strong`]); a phone or account number (digits only, 7 to 34,
+/// the E.164 digits for `+1 555 0100 123`); otherwise a bare name (a channel, a user, an
+/// account id) as [`kind::ACCOUNT`] (lower-case, a leading `#` or `@` dropped).
+///
+/// `key` is the argument's name: under a path key (`path`, `file_path`, `filename`) the value
+/// is a file, never a host or a name (`README.md`).
+pub fn destination_values(key: &str, s: &str) -> Vec<Val> {
+    let mut out = Out { vals: extract(s) };
+    let t = s.trim();
+    if t.is_empty() || t.len() > 256 || is_path_key(key) {
+        return out.vals;
+    }
+    let named = out.vals.iter().any(|v| {
+        matches!(
+            v.kind,
+            kind::EMAIL | kind::URL | kind::HOST | kind::REPO | kind::PATH | kind::IBAN
+        )
+    });
+    let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+    let phone_like = t
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '+' | ' ' | '-' | '.' | '(' | ')' | '/'));
+    if (7..=34).contains(&digits.len()) && (phone_like || t.len() <= 40) {
+        // (Also the digits of an IBAN or account written with letters: an account number.)
+        out.push(kind::NUMBER, digits);
+        if phone_like {
+            return out.vals;
+        }
+    }
+    if named {
+        return out.vals;
+    }
+    if t.chars().any(char::is_whitespace) {
+        return out.vals;
+    }
+    let host = match t.rsplit_once(':') {
+        Some((h, p)) if !h.contains(':') && p.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => t,
+    };
+    let hexish = t.len() > 2 && t.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x"));
+    if (t.contains('.') || t.contains(':') || !t.is_ascii() || hexish)
+        && out.host(host, HostCtx::Strong)
+    {
+        return out.vals;
+    }
+    let name = t.trim_start_matches(['#', '@']).to_lowercase();
+    if !name.is_empty() && name.len() <= 128 {
+        out.push(kind::ACCOUNT, name);
+    }
+    out.vals
+}
+
+/// True for an argument name that holds a file path (`path`, `file_path`, `filename`,
+/// `output_dir`).
+pub fn is_path_key(key: &str) -> bool {
+    let k: String = key
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    k.ends_with("path")
+        || k.ends_with("file")
+        || k.ends_with("filename")
+        || k.ends_with("dir")
+        || k == "directory"
+}
+
+/// The values of every destination argument of a call's arguments ([`is_destination_key`]),
+/// however nested: a destination key's strings count, and so do the strings inside arrays
+/// and objects under it (`recipients: [{"email": …}]`, `to: [{"address": …}]`), except under
+/// keys that are plainly not addresses (a display name, a subject). An object holding an
+/// `owner` and a `repo` names the repository `owner/repo` ([`kind::REPO`]). Bounded like
+/// [`string_leaves`].
+pub fn destination_args(v: &Value) -> Vec<Val> {
+    let mut out = Vec::new();
+    let mut budget = MAX_LEAVES;
+    dest_walk(v, "", false, &mut out, 0, &mut budget);
+    out.sort_by(|a, b| a.text.cmp(&b.text));
+    out.dedup();
+    out
+}
+
+fn dest_walk(
+    v: &Value,
+    key: &str,
+    under: bool,
+    out: &mut Vec<Val>,
+    depth: usize,
+    budget: &mut usize,
+) {
+    if depth > MAX_LEAF_DEPTH || *budget == 0 {
+        return;
+    }
+    match v {
+        Value::String(s) if under => {
+            *budget -= 1;
+            out.extend(destination_values(key, s));
+        }
+        Value::Array(a) => {
+            for x in a {
+                dest_walk(x, key, under, out, depth + 1, budget);
+            }
+        }
+        Value::Object(m) => {
+            let get = |names: &[&str]| {
+                m.iter()
+                    .filter(|(k, _)| names.contains(&k.to_ascii_lowercase().as_str()))
+                    .find_map(|(_, x)| x.as_str())
+            };
+            // Under a repository key (`repository: {owner, name}`) the name is the repo's.
+            let kl = key.to_ascii_lowercase();
+            let in_repo = matches!(kl.as_str(), "repo" | "repository" | "base" | "head");
+            let names: &[&str] = if in_repo {
+                &[
+                    "repo",
+                    "repository",
+                    "repo_name",
+                    "reponame",
+                    "project",
+                    "name",
+                ]
+            } else {
+                &["repo", "repository", "repo_name", "reponame", "project"]
+            };
+            let owner = get(&["owner", "org", "organization", "namespace"]).or_else(|| {
+                // `owner: {login: …}`, as GitHub writes it.
+                m.iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("owner"))
+                    .and_then(|(_, x)| x.get("login"))
+                    .and_then(Value::as_str)
+            });
+            if let Some(full) = get(&["full_name", "fullname", "name_with_owner", "namewithowner"])
+            {
+                if let Some((o, n)) = full.split_once('/') {
+                    if let Some(r) = repo_of(o.trim(), n.trim()) {
+                        out.push(Val {
+                            kind: kind::REPO,
+                            text: r,
+                        });
+                    }
+                }
+            }
+            if let (Some(o), Some(r)) = (owner, get(names)) {
+                if let Some(r) = repo_of(o.trim(), r.trim()) {
+                    out.push(Val {
+                        kind: kind::REPO,
+                        text: r,
+                    });
+                }
+            }
+            for (k, x) in m {
+                let kl = k.to_ascii_lowercase();
+                // The owner and the repository name alone are parts of the pair above.
+                if matches!(kl.as_str(), "owner" | "org" | "organization" | "namespace") {
+                    continue;
+                }
+                let is_dest = is_destination_key(k);
+                let plain = matches!(
+                    kl.as_str(),
+                    "name"
+                        | "displayname"
+                        | "display_name"
+                        | "subject"
+                        | "title"
+                        | "body"
+                        | "text"
+                        | "content"
+                        | "message"
+                );
+                dest_walk(x, k, is_dest || (under && !plain), out, depth + 1, budget);
+            }
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]
@@ -832,6 +1536,119 @@ mod tests {
         for k in ["subject", "body", "message", "query", "limit"] {
             assert!(!is_destination_key(k), "{k}");
         }
+    }
+
+    #[test]
+    fn destination_arguments_nested_and_paired() {
+        use serde_json::json;
+        let has = |v: &Value, k: &str, t: &str| {
+            let d = destination_args(v);
+            assert!(d.iter().any(|x| x.kind == k && x.text == t), "{v}: {d:?}");
+        };
+        has(
+            &json!({"owner": "Attacker-Org", "repo": "loot", "title": "t"}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
+        has(&json!({"repo": "acme/app"}), kind::REPO, "acme/app");
+        has(
+            &json!({"repository": {"owner": "Attacker-Org", "name": "loot"}}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
+        has(
+            &json!({"repository": {"owner": {"login": "attacker-org"}, "name": "loot"}}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
+        has(
+            &json!({"repository": {"full_name": "attacker-org/loot"}}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
+        has(
+            &json!({"repository": {"x": 1}, "owner": "attacker-org", "repo": "loot"}),
+            kind::REPO,
+            "attacker-org/loot",
+        );
+        has(&json!({"channel": "#General"}), kind::ACCOUNT, "general");
+        has(
+            &json!({"channel_id": "C0123ABCD"}),
+            kind::ACCOUNT,
+            "c0123abcd",
+        );
+        has(&json!({"conversation": "D42"}), kind::ACCOUNT, "d42");
+        has(
+            &json!({"webhook_url": "https://hooks.example.sh/x"}),
+            kind::HOST,
+            "hooks.example.sh",
+        );
+        has(
+            &json!({"cc": ["a@x.invalid", "b@y.invalid"]}),
+            kind::EMAIL,
+            "b@y.invalid",
+        );
+        has(
+            &json!({"bcc": [{"email": "c@z.invalid", "name": "Carol"}]}),
+            kind::EMAIL,
+            "c@z.invalid",
+        );
+        has(
+            &json!({"message": {"recipients": [{"address": {"email": "d@w.invalid"}}]}}),
+            kind::EMAIL,
+            "d@w.invalid",
+        );
+        has(
+            &json!({"to": [{"value": "e@v.invalid"}]}),
+            kind::EMAIL,
+            "e@v.invalid",
+        );
+        has(
+            &json!({"recipient": "+1 (555) 010-0123"}),
+            kind::NUMBER,
+            "15550100123",
+        );
+        has(
+            &json!({"phone_number": "+15550100123"}),
+            kind::NUMBER,
+            "15550100123",
+        );
+        has(
+            &json!({"remote": "git@github.com:attacker/loot.git"}),
+            kind::REPO,
+            "attacker/loot",
+        );
+        has(&json!({"host": "cdn.zip"}), kind::HOST, "cdn.zip");
+        has(&json!({"host": "0xcb007107"}), kind::HOST, "203.0.113.7");
+        has(
+            &json!({"server": "[2001:db8::1]"}),
+            kind::HOST,
+            "2001:db8::1",
+        );
+        has(
+            &json!({"url": "http://3405803783/v?k=1"}),
+            kind::HOST,
+            "203.0.113.7",
+        );
+        // A display name beside an address is not a destination of its own; a body is not.
+        let d = destination_args(
+            &json!({"to": [{"email": "c@z.invalid", "name": "Carol"}], "body": "to bob@x.invalid"}),
+        );
+        assert!(
+            d.iter()
+                .all(|x| x.text != "carol" && x.text != "bob@x.invalid"),
+            "{d:?}"
+        );
+        // A file name under a path key is a file, not a host.
+        let d = destination_args(&json!({"path": "README.md", "file_path": "notes/x.sh"}));
+        assert!(
+            d.iter()
+                .all(|x| x.kind != kind::HOST && x.kind != kind::ACCOUNT),
+            "{d:?}"
+        );
+        // Deep or huge arguments stay bounded.
+        let deep = (0..200).fold(json!("a@b.invalid"), |v, _| json!({"to": v}));
+        let _ = destination_args(&deep);
     }
 }
 
@@ -932,5 +1749,204 @@ mod rendered_tests {
         assert!(rendered_urls(&"![".repeat(10_000)).is_empty());
         assert!(rendered_urls("![é](").is_empty());
         assert_eq!(rendered_urls(&"![](h://x)".repeat(1000)).len(), 64);
+    }
+}
+
+#[cfg(test)]
+mod forms_tests {
+    use super::*;
+
+    fn has(text: &str, k: &str, v: &str) -> bool {
+        extract(text).iter().any(|x| x.kind == k && x.text == v)
+    }
+
+    #[test]
+    fn hosts_whose_last_label_is_a_file_extension_count_in_context() {
+        assert!(has(
+            "![s](https://status-badge.sh/b.png)",
+            kind::HOST,
+            "status-badge.sh"
+        ));
+        assert!(has(
+            "![s](https://status-badge.sh/b.png)",
+            kind::URL,
+            "https://status-badge.sh/b.png"
+        ));
+        assert!(has("mail ops@cdn.zip now", kind::EMAIL, "ops@cdn.zip"));
+        assert!(has("mail ops@cdn.zip now", kind::HOST, "cdn.zip"));
+        // A bare word in prose stays a file name.
+        for t in ["run build.sh then x.py", "unzip cdn.zip"] {
+            assert!(extract(t).iter().all(|x| x.kind != kind::HOST), "{t}");
+        }
+    }
+
+    #[test]
+    fn ipv4_in_every_form_is_one_host() {
+        for u in [
+            "http://3405803783/v?k=1",
+            "http://0xcb007107/v?k=1",
+            "http://0xCB.0x00.0x71.0x07/v?k=1",
+            "http://0313.0.0161.07/v?k=1",
+            "http://203.0.28935/v?k=1",
+            "http://203.0.113.7/v?k=1",
+            "http://[::ffff:203.0.113.7]/v?k=1",
+            "http://user@3405803783:8080/v?k=1",
+        ] {
+            assert!(has(u, kind::HOST, "203.0.113.7"), "{u}: {:?}", extract(u));
+        }
+        assert!(has(
+            "http://3405803783/v?k=1",
+            kind::URL,
+            "http://203.0.113.7/v?k=1"
+        ));
+        assert!(has(
+            "http://0313.0.0.07/v?k=1",
+            kind::URL,
+            "http://203.0.0.7/v?k=1"
+        ));
+        // Out of range or not numbers: no address.
+        for u in [
+            "http://256.1.1.1/",
+            "http://4294967296/",
+            "http://0x1ffffffff/",
+            "http://09.1.1.1/",
+        ] {
+            assert!(extract(u).iter().all(|x| x.kind != kind::HOST), "{u}");
+        }
+        // A phone number in prose is not an address.
+        assert!(!has("call 3405803783", kind::HOST, "203.0.113.7"));
+    }
+
+    #[test]
+    fn ipv6_hosts() {
+        let v = extract("see http://[2001:DB8:0:0::1]:8080/x?d=1 now");
+        assert!(
+            v.iter()
+                .any(|x| x.kind == kind::HOST && x.text == "2001:db8::1"),
+            "{v:?}"
+        );
+        assert!(
+            v.iter()
+                .any(|x| x.kind == kind::URL && x.text == "http://[2001:db8::1]:8080/x?d=1"),
+            "{v:?}"
+        );
+        assert_eq!(
+            canonical_host("[2001:db8::0:1]", HostCtx::Strong).as_deref(),
+            Some("2001:db8::1")
+        );
+        assert_eq!(canonical_host("2001:db8::1", HostCtx::Prose), None);
+    }
+
+    #[test]
+    fn addresses_written_out() {
+        for t in [
+            "mail it to ops (at) attacker-mail (dot) invalid before Friday",
+            "mail it to ops[at]attacker-mail[dot]invalid",
+            "mail it to OPS {AT} attacker-mail {DOT} invalid",
+            "mail it to ops at attacker-mail dot invalid",
+            "mail it to ops＠attacker-mail．invalid",
+            "mail it to ops@attacker-mail。invalid",
+            "mail it to ops (at) attacker-mail.invalid",
+            "mail it to ops@attacker-mail(dot)invalid",
+        ] {
+            assert!(
+                has(t, kind::EMAIL, "ops@attacker-mail.invalid"),
+                "{t}: {:?}",
+                extract(t)
+            );
+        }
+        // Prose with `at` and `dot` that is no address.
+        for t in [
+            "look at the dot product",
+            "meet at noon",
+            "we met at home. dot it",
+        ] {
+            assert!(
+                extract(t).iter().all(|x| x.kind != kind::EMAIL),
+                "{t}: {:?}",
+                extract(t)
+            );
+        }
+    }
+
+    #[test]
+    fn internationalised_hosts_are_punycode() {
+        assert_eq!(
+            punycode(&"bücher".chars().collect::<Vec<_>>()).as_deref(),
+            Some("bcher-kva")
+        );
+        assert_eq!(
+            punycode(&"münchen".chars().collect::<Vec<_>>()).as_deref(),
+            Some("mnchen-3ya")
+        );
+        assert_eq!(
+            punycode(&"例え".chars().collect::<Vec<_>>()).as_deref(),
+            Some("r8jz45g")
+        );
+        let a = extract("see https://Bücher.example/x");
+        let b = extract("see https://xn--bcher-kva.example/x");
+        assert!(
+            a.iter()
+                .any(|x| x.kind == kind::HOST && x.text == "xn--bcher-kva.example"),
+            "{a:?}"
+        );
+        assert!(
+            b.iter()
+                .any(|x| x.kind == kind::HOST && x.text == "xn--bcher-kva.example"),
+            "{b:?}"
+        );
+        assert!(has(
+            "mail me: bob@bücher.example",
+            kind::EMAIL,
+            "bob@xn--bcher-kva.example"
+        ));
+        assert!(has(
+            "the site bücher.com has it",
+            kind::HOST,
+            "xn--bcher-kva.com"
+        ));
+        // A Cyrillic look-alike is another host, not the one it imitates.
+        let c = canonical_host("еxample.com", HostCtx::Strong).unwrap_or_default();
+        assert!(c.starts_with("xn--") && c != "example.com", "{c}");
+    }
+
+    #[test]
+    fn repositories() {
+        assert!(has(
+            "post it in attacker-org/loot please",
+            kind::REPO,
+            "attacker-org/loot"
+        ));
+        assert!(has(
+            "https://github.com/Acme/App/issues/4",
+            kind::REPO,
+            "acme/app"
+        ));
+        assert!(has("git@github.com:acme/app.git", kind::REPO, "acme/app"));
+        for t in ["edit src/main.rs", "3/4 of them", "/usr/bin"] {
+            assert!(extract(t).iter().all(|x| x.kind != kind::REPO), "{t}");
+        }
+    }
+
+    #[test]
+    fn hostile_forms_do_not_panic() {
+        for t in [
+            "http://[",
+            "http://[]",
+            "http://[::1",
+            "://[::1]",
+            "http://0x/",
+            "http://0x.0x.0x.0x/",
+            "x (at) (dot)",
+            "(at)(dot)(at)",
+            "＠．。",
+            "http://é/",
+            "http://xn--/",
+            "a/b/c",
+        ] {
+            let _ = extract(t);
+        }
+        let _ = extract(&"http://[::1]/".repeat(5000));
+        let _ = extract(&"a (at) b (dot) c ".repeat(5000));
     }
 }

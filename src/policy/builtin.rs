@@ -215,21 +215,94 @@ pub fn secret_material(text: &str) -> Option<&'static str> {
     if has_token("AKIA", 16) || has_token("ASIA", 16) {
         return Some("an AWS access key");
     }
+    // Each format runs only when its literal prefix occurs (`has_token` starts with a find).
     for (p, n) in [
         ("ghp_", 30),
         ("gho_", 30),
         ("ghs_", 30),
+        ("ghu_", 30),
+        ("ghr_", 30),
         ("github_pat_", 40),
         ("xoxb-", 20),
         ("xoxp-", 20),
+        ("xoxa-", 20),
+        ("xoxr-", 20),
+        ("xoxs-", 20),
+        ("xapp-", 20),
         ("sk-ant-", 30),
+        ("sk-proj-", 20),
+        ("sk-svcacct-", 20),
+        ("sk-admin-", 20),
+        ("sk_live_", 16),
+        ("rk_live_", 16),
+        ("whsec_", 24),
         ("glpat-", 20),
+        ("npm_", 36),
+        ("pypi-AgEIcHlwaS5vcmc", 40),
+        ("hf_", 30),
+        ("dop_v1_", 40),
+        ("AIza", 35),
+        ("SG.", 60),
+        ("shpat_", 32),
+        ("xai-", 40),
+        ("gsk_", 40),
     ] {
         if has_token(p, n) {
             return Some("an API token");
         }
     }
+    if text.contains("hooks.slack.com/services/T") || text.contains("discord.com/api/webhooks/") {
+        return Some("a chat webhook URL");
+    }
+    if text.contains("eyJ") && jwt(text) {
+        return Some("a JSON web token");
+    }
+    if text.contains("://") && database_url_with_password(text) {
+        return Some("a database URL with its password");
+    }
     None
+}
+
+/// A JSON web token: three base64url parts, the first two JSON objects (`eyJ…`).
+fn jwt(text: &str) -> bool {
+    use std::sync::OnceLock;
+    static RE: OnceLock<Option<regex_lite::Regex>> = OnceLock::new();
+    RE.get_or_init(|| {
+        regex_lite::Regex::new(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}")
+            .ok()
+    })
+    .as_ref()
+    .is_some_and(|r| r.is_match(text))
+}
+
+/// A database or broker URL with a password in it (`postgres://app:s3cr3t@db/x`); a
+/// placeholder (`password`, `***`, `${DB_PASS}`, `<pass>`) is not one.
+fn database_url_with_password(text: &str) -> bool {
+    use std::sync::OnceLock;
+    static RE: OnceLock<Option<regex_lite::Regex>> = OnceLock::new();
+    let Some(re) = RE
+        .get_or_init(|| {
+            regex_lite::Regex::new(
+                r"(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|clickhouse)://[^:/@\s]*:([^@\s/]{3,})@",
+            )
+            .ok()
+        })
+        .as_ref()
+    else {
+        return false;
+    };
+    re.captures_iter(text).take(64).any(|c| {
+        let pw = c.get(1).map_or("", |m| m.as_str());
+        let lower = pw.to_ascii_lowercase();
+        !(matches!(
+            lower.as_str(),
+            "password" | "pass" | "passwd" | "secret" | "changeme" | "xxx" | "xxxx"
+        ) || pw.chars().all(|ch| ch == '*' || ch == 'x' || ch == 'X')
+            || pw.starts_with("${")
+            || pw.starts_with('$')
+            || pw.starts_with('<')
+            || pw.starts_with("{{"))
+    })
 }
 
 #[cfg(test)]
@@ -245,5 +318,32 @@ mod tests {
         assert!(secret_material("token ghp_abcdefghijklmnopqrstuvwxyz0123456789").is_some());
         assert!(secret_material("-----BEGIN PUBLIC KEY-----").is_none());
         assert!(secret_material("the AKIA prefix marks AWS keys").is_none());
+    }
+
+    #[test]
+    fn secret_formats_beyond_the_first_handful() {
+        for t in [
+            "k=sk-proj-Xy12Ab34Cd56Ef78Gh90Ij12Kl34Mn56",
+            "STRIPE_KEY=sk_live_51Hx9a8b7c6d5e4f3",
+            "https://hooks.slack.com/services/T000/B000/XXXXXXXX",
+            "key=AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "DATABASE_URL=postgres://app:hunter2-prod@db.internal:5432/app",
+            "mongodb+srv://svc:Zq9x!aa@cluster0.example.net/db",
+            "token npm_abcdefghijklmnopqrstuvwxyz0123456789",
+            "hf_abcdefghijklmnopqrstuvwxyz0123456789",
+        ] {
+            assert!(secret_material(t).is_some(), "{t}");
+        }
+        for t in [
+            "postgres://user:password@localhost/db",
+            "postgres://app:${DB_PASS}@db/app",
+            "mysql://root:****@db/app",
+            "see https://example.com/a:b@c",
+            "sk-proj- is the prefix of project keys",
+            "the header starts with eyJ",
+        ] {
+            assert!(secret_material(t).is_none(), "{t}");
+        }
     }
 }

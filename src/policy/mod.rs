@@ -25,6 +25,7 @@ pub mod shell_effects;
 pub mod tamper;
 #[cfg(test)]
 mod tests;
+pub mod trusted;
 
 use crate::config::Config;
 use crate::decision::{Decision, Reason, Verdict};
@@ -87,8 +88,13 @@ pub struct Facts {
     pub leaves: Vec<(String, String)>,
     /// The string arguments joined by newlines.
     pub arg_text: String,
-    /// The values found in the arguments (sorted by text, deduplicated).
+    /// The values found in the arguments (sorted by text, deduplicated), the values of the
+    /// destination arguments included.
     pub vals: Vec<Val>,
+    /// The values of the destination arguments (`provenance::destination_args`: nested
+    /// recipients, `owner`+`repo` pairs, channels, hosts and numbers read as the argument's
+    /// name says), sorted by text.
+    pub dest_args: Vec<Val>,
     /// False when the arguments hold strings that were not collected (nested deeper than
     /// `provenance::MAX_LEAF_DEPTH`, or past the first `provenance::MAX_LEAVES`): such a call
     /// cannot be checked whole.
@@ -140,6 +146,12 @@ impl Facts {
                 });
             }
         }
+        let dest_args = if sh.is_some() {
+            Vec::new()
+        } else {
+            provenance::destination_args(&tool.input)
+        };
+        vals.extend(dest_args.iter().cloned());
         vals.sort_by(|a, b| a.text.cmp(&b.text));
         vals.dedup();
         Facts {
@@ -147,6 +159,7 @@ impl Facts {
             leaves,
             arg_text,
             vals,
+            dest_args,
             whole,
         }
     }

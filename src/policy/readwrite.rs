@@ -169,7 +169,8 @@ const WRITE_VERBS: &[&str] = &[
 ];
 
 /// Splits a tool name into lower-case words (`get_fileContents` → get, file, contents).
-fn words(name: &str) -> Vec<String> {
+/// The words of a tool name (`sendMoney`, `send_money`, `send-money` → `send`, `money`).
+pub(crate) fn words(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;

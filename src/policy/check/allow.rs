@@ -213,7 +213,8 @@ fn parse_host(s: &str) -> Option<String> {
 }
 
 /// True when `host` (lower-case) matches the entry `pattern`.
-fn host_matches(pattern: &str, host: &str) -> bool {
+/// True when an `[allow]` hosts entry (`api.github.com`, `*.example.com`) matches `host`.
+pub(crate) fn host_matches(pattern: &str, host: &str) -> bool {
     match pattern.strip_prefix("*.") {
         Some(suffix) => host
             .strip_suffix(suffix)

@@ -126,13 +126,13 @@ impl<'a> Call<'a> {
 
     fn derive(&mut self) {
         let sh = self.facts.sh.as_ref();
-        self.dests = destinations(&self.tool, &self.facts);
         self.is_read = readwrite::is_read_only(
             &self.tool,
             sh,
             self.view.catalog.as_ref(),
             &self.ctx.config.read_only_tools,
         );
+        self.dests = destinations(&self.tool, &self.facts, self.is_read);
         self.egress = readwrite::is_egress(&self.tool, sh);
     }
 }
@@ -250,8 +250,9 @@ fn waive(
     }
 }
 
-/// The values among the call's values that are destinations of this call.
-fn destinations(tool: &Tool, f: &Facts) -> Vec<Val> {
+/// The values among the call's values that are destinations of this call. `is_read`: the call
+/// only reads (a repository named by a read is where the data comes from, not where it goes).
+fn destinations(tool: &Tool, f: &Facts, is_read: bool) -> Vec<Val> {
     let mut out: Vec<Val> = Vec::new();
     match tool.kind {
         ToolKind::Shell => {
@@ -288,19 +289,20 @@ fn destinations(tool: &Tool, f: &Facts) -> Vec<Val> {
                     }
                 }
             }
-            for (key, s) in &f.leaves {
-                if crate::provenance::is_destination_key(key) {
-                    out.extend(crate::provenance::extract(s));
-                    // A bare number or account in a destination field.
-                    let digits: String = s.chars().filter(char::is_ascii_digit).collect();
-                    if (7..=34).contains(&digits.len()) && s.len() <= 40 {
-                        out.push(Val {
-                            kind: kind::NUMBER,
-                            text: digits,
-                        });
-                    }
-                }
-            }
+            // Repositories, channels and user names are destinations of tools that talk to
+            // people or services, not of a file write; a repository only for a call that
+            // changes something.
+            let named = matches!(tool.kind, ToolKind::Mcp | ToolKind::Other);
+            out.extend(
+                f.dest_args
+                    .iter()
+                    .filter(|x| match x.kind {
+                        kind::REPO => named && !is_read,
+                        kind::ACCOUNT => named,
+                        _ => true,
+                    })
+                    .cloned(),
+            );
         }
     }
     out.sort_by(|a, b| a.text.cmp(&b.text));

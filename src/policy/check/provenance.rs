@@ -1,28 +1,293 @@
 //! Check 6: provenance. A value that came from an output flagged as injected (or a poisoned
-//! tool description) and never from the user → deny; a destination that came only from tool
-//! outputs → ask.
+//! tool description) and never from the user → deny. A destination that came only from tool
+//! outputs → ask. A destination nobody showed (the user never typed it and no output held it:
+//! it came from a tool description the hook cannot see, or the model made it up) → ask, deny
+//! in a tainted session (`provenance.unknown_destination`). For tools that send, pay,
+//! transfer, invite, share, merge or publish, the destination must be the user's words or on
+//! the config's `[[trusted_destinations]]` (`provenance.critical_destination`).
+//!
+//! Exempt everywhere: `[[trusted_destinations]]`, this machine (`localhost`, loopback), the
+//! workspace's own paths.
 
 use super::Call;
 use crate::decision::{Decision, Reason, Verdict};
-use crate::event::ToolKind;
-use crate::provenance::kind;
+use crate::event::{Tool, ToolKind};
+use crate::policy::readwrite;
+use crate::provenance::{self, kind, Val};
 
-/// Adds the provenance verdicts (at most one).
+/// Tool-name verbs whose destination argument is critical: where money, messages, access or
+/// code go (`send_money`, `share_file`, `invite_user`, `merge_pull_request`, `publish`).
+const CRITICAL_VERBS: &[&str] = &[
+    "send", "pay", "payment", "transfer", "invite", "share", "merge", "publish", "forward", "wire",
+    "remit", "grant", "reply", "email", "mail", "message", "dm", "post", "schedule",
+];
+
+/// Nouns that make a `schedule`/`post`/`message`/`email`/`mail` tool name critical only with a
+/// sending sense (`post_message`, `schedule_transaction`), not `post_comment_draft`.
+const SENDING_NOUNS: &[&str] = &[
+    "message",
+    "email",
+    "mail",
+    "transaction",
+    "payment",
+    "transfer",
+    "money",
+    "dm",
+    "sms",
+    "text",
+    "webhook",
+];
+
+/// True for a tool that sends, pays, transfers, invites, shares, merges or publishes, by its
+/// name's words (`send_email`, `sendMoney`, `slack/invite_user_to_slack`,
+/// `github/merge_pull_request`, `npm_publish`). Reads (`get_shared_files`) are not.
+pub fn is_critical_tool(tool: &Tool) -> bool {
+    if !matches!(tool.kind, ToolKind::Mcp | ToolKind::Other) {
+        return false;
+    }
+    let name = tool
+        .mcp
+        .as_ref()
+        .map_or(tool.name.as_str(), |m| m.tool.as_str());
+    if readwrite::name_is_read(name) {
+        return false;
+    }
+    let w = readwrite::words(name);
+    let strong = |v: &str| {
+        matches!(
+            v,
+            "send"
+                | "pay"
+                | "payment"
+                | "transfer"
+                | "invite"
+                | "share"
+                | "merge"
+                | "publish"
+                | "forward"
+                | "wire"
+                | "remit"
+                | "grant"
+                | "reply"
+                | "dm"
+        )
+    };
+    w.iter().any(|v| strong(v))
+        || (w.iter().any(|v| CRITICAL_VERBS.contains(&v.as_str()))
+            && w.iter().any(|v| SENDING_NOUNS.contains(&v.as_str()))
+            && w.len() > 1)
+}
+
+/// Generic fetch tools of MCP servers (`fetch`, `http_request`, `read_webpage`, `browse`,
+/// `get_webpage`): their URL is read like a WebFetch's.
+pub fn is_fetch_tool(tool: &Tool) -> bool {
+    tool.kind == ToolKind::WebFetch
+        || (tool.kind == ToolKind::Mcp
+            && readwrite::words(
+                tool.mcp
+                    .as_ref()
+                    .map_or(tool.name.as_str(), |m| m.tool.as_str()),
+            )
+            .iter()
+            .any(|w| {
+                matches!(
+                    w.as_str(),
+                    "fetch"
+                        | "http"
+                        | "request"
+                        | "browse"
+                        | "webpage"
+                        | "url"
+                        | "navigate"
+                        | "scrape"
+                        | "curl"
+                        | "download"
+                )
+            }))
+}
+
+/// True when a URL carries data in itself: a query with a value, user information, a fragment
+/// with a value, or a path segment long enough to hold an encoded value (32 bytes or more).
+pub fn url_carries_data(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let (auth_path, query) = match rest.split_once(['?', '#']) {
+        Some((a, q)) => (a, q),
+        None => (rest, ""),
+    };
+    let authority = auth_path.split('/').next().unwrap_or("");
+    query
+        .split('&')
+        .any(|kv| kv.split_once('=').is_some_and(|(_, v)| !v.is_empty()) || kv.len() >= 16)
+        || authority.contains('@')
+        || auth_path.split('/').skip(1).any(|seg| seg.len() >= 32)
+}
+
+/// True when the call sends data of its own besides its URL: a shell command that posts or
+/// uploads (`curl -d/-F/-T`, `wget --post-data`, `httpie key=value`), a fetch tool with a body.
+fn call_carries_data(call: &Call<'_>) -> bool {
+    match call.tool.kind {
+        ToolKind::WebFetch => false,
+        ToolKind::Shell => call.facts.sh.as_ref().is_some_and(|a| {
+            a.all_commands().iter().any(|c| {
+                let p = c.program.as_str();
+                c.heredoc.is_some()
+                    || !c.redirect_reads.is_empty()
+                    || c.args.iter().any(|w| match p {
+                        "curl" => {
+                            matches!(
+                                w.as_str(),
+                                "-d" | "-F" | "-T" | "--form" | "--upload-file" | "--json"
+                            ) || w.starts_with("--data")
+                                || w.starts_with("-d")
+                                || w.starts_with("-F")
+                                || w.starts_with("-T")
+                        }
+                        "wget" => w.starts_with("--post") || w.starts_with("--body"),
+                        "http" | "https" | "xh" => w.contains('=') || w.contains(":="),
+                        "nc" | "ncat" | "netcat" | "socat" | "scp" | "rsync" | "sftp" => true,
+                        _ => false,
+                    })
+            })
+        }),
+        _ => call.facts.leaves.iter().any(|(k, s)| {
+            let k = k.to_ascii_lowercase();
+            !s.trim().is_empty()
+                && matches!(
+                    k.as_str(),
+                    "body" | "data" | "json" | "payload" | "content" | "form" | "params" | "text"
+                )
+        }),
+    }
+}
+
+/// A `[[trusted_destinations]]` entry covers `x`, or (a host or URL) an `[allow]` hosts entry.
+fn trusted(call: &Call<'_>, x: &Val) -> bool {
+    let cfg = call.ctx.config;
+    let host = match x.kind {
+        kind::HOST => Some(x.text.as_str()),
+        kind::URL => url_host(&x.text),
+        _ => None,
+    };
+    cfg.trusted_destinations.iter().any(|t| t.covers(x))
+        || host.is_some_and(|h| {
+            cfg.allow
+                .hosts
+                .iter()
+                .any(|p| super::allow::host_matches(p, h))
+        })
+}
+
+/// The host of a URL value (already canonical).
+fn url_host(url: &str) -> Option<&str> {
+    let rest = url.split_once("://")?.1;
+    let auth = rest.split(['/', '?', '#']).next()?;
+    let hostport = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
+    if let Some(v6) = hostport.strip_prefix('[') {
+        return v6.split(']').next();
+    }
+    Some(hostport.rsplit_once(':').map_or(hostport, |(h, _)| h))
+}
+
+/// A number that is the digits of an IBAN, URL or address among the destinations: that value
+/// decides (`GB29NWBK60161331926819` holds the number `2960161331926819`).
+fn part_of_another(dests: &[Val], x: &Val) -> bool {
+    x.kind == kind::NUMBER
+        && dests.iter().any(|w| {
+            matches!(w.kind, kind::IBAN | kind::URL | kind::EMAIL) && {
+                let digits: String = w.text.chars().filter(char::is_ascii_digit).collect();
+                digits.contains(&x.text)
+            }
+        })
+}
+
+/// This machine, or a path inside the workspace: never a way out.
+fn local(call: &Call<'_>, x: &Val) -> bool {
+    match x.kind {
+        kind::HOST => provenance::is_local_host(&x.text),
+        kind::URL => url_host(&x.text).is_some_and(provenance::is_local_host),
+        kind::PATH => {
+            let p = call.ctx.paths.resolve(&x.text);
+            call.ctx.paths.in_workspace(&p)
+        }
+        _ => false,
+    }
+}
+
+/// The user typed the value: recorded from a prompt, or (for names and numbers the extractor
+/// does not record from prose) found as a whole word in a prompt.
+pub(crate) fn user_typed(call: &Call<'_>, x: &Val) -> bool {
+    if call.view.origin(&x.text).user {
+        return true;
+    }
+    // The same value written in a form the extractor read otherwise (a host glued to the next
+    // sentence, `www.example.com.Then`), or a name the extractor does not record from prose
+    // (a channel, a user): a whole word of a prompt.
+    if matches!(x.kind, kind::PATH | kind::IDENT) {
+        return false;
+    }
+    let needle = crate::policy::fold(&x.text);
+    let in_a_prompt = |w: &str| call.view.prompts.iter().any(|p| super::contains_word(p, w));
+    if needle.len() >= 2 && in_a_prompt(&needle) {
+        return true;
+    }
+    // A repository the user named by its owner and its name as words of one request ("the
+    // acme app repository", "acme's app"): both parts, each distinctive enough to mean it.
+    if x.kind == kind::REPO {
+        if let Some((owner, name)) = needle.split_once('/') {
+            return owner.len() >= 3
+                && name.len() >= 3
+                && call
+                    .view
+                    .prompts
+                    .iter()
+                    .any(|p| super::contains_word(p, owner) && super::contains_word(p, name));
+        }
+    }
+    false
+}
+
+fn verdict(tainted: bool) -> Verdict {
+    if tainted {
+        Verdict::Deny
+    } else {
+        Verdict::Ask
+    }
+}
+
+/// Adds the provenance verdicts.
 pub fn check(call: &mut Call<'_>) {
+    if injected(call) {
+        return;
+    }
+    let tainted = call.view.session.tainted;
+    if let Some(d) = from_outputs_or_nowhere(call, tainted) {
+        call.verdicts.add(d);
+    }
+    if is_critical_tool(&call.tool) {
+        if let Some(d) = critical(call, tainted) {
+            call.verdicts.add(d);
+        }
+    }
+}
+
+/// Injected values: exact values an attacker planted, copied into this call → deny.
+fn injected(call: &mut Call<'_>) -> bool {
     let dests = &call.dests;
     let view = call.view;
     let name = &call.name;
-    let get = |t: &str| view.origin(t);
     let vals = &call.facts.vals;
-    // Injected values: exact values an attacker planted, copied into this call.
     for x in vals {
-        let o = get(&x.text);
+        let o = view.origin(&x.text);
         if o.user || !(o.injected || o.poisoned_description) {
             continue;
         }
         // A host or domain alone is common to benign and injected text (github.com); it counts
-        // only as a destination, and only when no clean output named it too.
-        let host_like = matches!(x.kind, kind::HOST | kind::DOMAIN);
+        // only as a destination, and only when no clean output named it too. So do a
+        // repository and a name.
+        let host_like = matches!(
+            x.kind,
+            kind::HOST | kind::DOMAIN | kind::REPO | kind::ACCOUNT
+        );
         if host_like && (o.output || !dests.contains(x)) {
             continue;
         }
@@ -51,55 +316,216 @@ pub fn check(call: &mut Call<'_>) {
             .rule("provenance.injected_value")
             .evidence(x.text.clone()),
         );
-        return;
+        return true;
     }
-    // Destinations that came only from tool outputs.
-    let tool_kind = call.tool.kind;
+    false
+}
+
+/// Destinations that came only from tool outputs (ask), or from nowhere the hook saw (ask,
+/// deny in a tainted session).
+fn from_outputs_or_nowhere(call: &Call<'_>, tainted: bool) -> Option<Decision> {
+    let dests = &call.dests;
+    let view = call.view;
+    let name = &call.name;
+    let get = |t: &str| view.origin(t);
+    let fetch_like = is_fetch_tool(&call.tool) || call.tool.kind == ToolKind::Shell;
+    let own_data = call_carries_data(call);
     for x in dests {
-        let o = get(&x.text);
-        if o.user || !(o.output || o.injected || o.poisoned_description) {
+        if x.kind == kind::DOMAIN
+            || part_of_another(dests, x)
+            || trusted(call, x)
+            || local(call, x)
+            || user_typed(call, x)
+        {
+            continue; // a domain: the host or URL itself decides
+        }
+        // The host of an address is judged by the address itself.
+        if x.kind == kind::HOST
+            && dests
+                .iter()
+                .any(|e| e.kind == kind::EMAIL && e.text.ends_with(&format!("@{}", x.text)))
+        {
             continue;
         }
-        if tool_kind == ToolKind::WebFetch || tool_kind == ToolKind::Shell {
-            // Following a link exactly as a result gave it carries no data of the agent's;
-            // a new URL on a host from a result can (query strings, paths).
-            if matches!(x.kind, kind::HOST | kind::DOMAIN) {
-                let exact_url_seen = dests
-                    .iter()
-                    .filter(|u| u.kind == kind::URL && u.text.contains(&x.text))
-                    .all(|u| get(&u.text).output);
-                let has_url = dests
-                    .iter()
-                    .any(|u| u.kind == kind::URL && u.text.contains(&x.text));
-                if has_url && exact_url_seen {
+        let o = get(&x.text);
+        let seen = o.output || o.injected || o.poisoned_description;
+        if seen {
+            if fetch_like {
+                // Following a link exactly as a result gave it carries no data of the agent's;
+                // a new URL on a host from a result can (query strings, paths), and so does a
+                // call that posts a body of its own.
+                if matches!(x.kind, kind::HOST | kind::DOMAIN) {
+                    let mut urls = dests
+                        .iter()
+                        .filter(|u| {
+                            u.kind == kind::URL && url_host(&u.text) == Some(x.text.as_str())
+                        })
+                        .peekable();
+                    let has_url = urls.peek().is_some();
+                    if has_url && urls.all(|u| get(&u.text).output) && !own_data {
+                        continue;
+                    }
+                }
+                if x.kind == kind::URL && o.output && !o.injected && !own_data {
                     continue;
                 }
             }
-            if x.kind == kind::URL && o.output && !o.injected {
-                continue;
+            return Some(
+                Decision::new(
+                    Verdict::Ask,
+                    Reason::UntrustedDestination,
+                    format!(
+                        "{name} sends to {} '{}', which came from a tool result, not from the user",
+                        x.kind, x.text
+                    ),
+                )
+                .rule("provenance.output_destination")
+                .evidence(x.text.clone()),
+            );
+        }
+        // Nobody showed it. Names (channels, users) and paths are not recorded from prose,
+        // so their absence says nothing; identifiers are not destinations. A read that is not
+        // a fetch names where data comes from, not where it goes.
+        if call.is_read && !fetch_like {
+            continue;
+        }
+        // The shell is the developer's own tool: a host or address in a command comes from the
+        // project as often as from the model (`scp notes.txt server.example.com:`, `ssh
+        // deploy@prod`); in a clean session secrets are what must not leave (the shell's
+        // secret-egress rules), so an unnamed destination is held against it once tainted.
+        if call.tool.kind == ToolKind::Shell && !tainted {
+            continue;
+        }
+        if !matches!(
+            x.kind,
+            kind::EMAIL | kind::URL | kind::HOST | kind::IBAN | kind::NUMBER | kind::REPO
+        ) {
+            continue;
+        }
+        match x.kind {
+            // The URL's host decides when it was seen or typed (above, as a host); a page the
+            // model knows of, read without data of the agent's, is a read.
+            kind::URL => {
+                let host = url_host(&x.text).unwrap_or("");
+                let h = Val {
+                    kind: kind::HOST,
+                    text: host.to_string(),
+                };
+                let ho = get(host);
+                if ho.user || ho.output || ho.injected || trusted(call, &h) {
+                    continue;
+                }
+                if fetch_like && !url_carries_data(&x.text) && !own_data {
+                    continue;
+                }
             }
-        }
-        if x.kind == kind::PATH {
-            let p = call.ctx.paths.resolve(&x.text);
-            if call.ctx.paths.in_workspace(&p) {
-                continue;
+            kind::HOST => {
+                // A URL on this host decides.
+                if dests
+                    .iter()
+                    .any(|u| u.kind == kind::URL && url_host(&u.text) == Some(x.text.as_str()))
+                {
+                    continue;
+                }
+                if fetch_like && !own_data {
+                    continue;
+                }
             }
+            kind::EMAIL => {
+                // An address at a host the user typed or an output showed.
+                let host = x.text.rsplit_once('@').map_or("", |(_, h)| h);
+                let ho = get(host);
+                let d = get(&provenance::domain_of(host));
+                if ho.user || d.user {
+                    continue;
+                }
+            }
+            _ => {}
         }
-        if x.kind == kind::DOMAIN {
-            continue; // the host or URL itself decides
-        }
-        call.verdicts.add(
+        return Some(
             Decision::new(
-                Verdict::Ask,
-                Reason::UntrustedDestination,
+                verdict(tainted),
+                Reason::UnknownDestination,
                 format!(
-                    "{name} sends to {} '{}', which came from a tool result, not from the user",
+                    "{name} sends to {} '{}', which neither the user nor any tool result named (it may come from a tool description or be made up)",
                     x.kind, x.text
                 ),
             )
-            .rule("provenance.output_destination")
+            .rule("provenance.unknown_destination")
             .evidence(x.text.clone()),
         );
-        return;
     }
+    None
+}
+
+/// A critical tool's destination that is not the user's words nor on the trusted list → ask,
+/// deny in a tainted session.
+fn critical(call: &Call<'_>, tainted: bool) -> Option<Decision> {
+    let name = &call.name;
+    for x in &call.dests {
+        if !matches!(
+            x.kind,
+            kind::EMAIL
+                | kind::URL
+                | kind::HOST
+                | kind::IBAN
+                | kind::NUMBER
+                | kind::REPO
+                | kind::ACCOUNT
+        ) || !call.facts.dest_args.contains(x)
+        {
+            continue;
+        }
+        if part_of_another(&call.dests, x)
+            || trusted(call, x)
+            || local(call, x)
+            || user_typed(call, x)
+        {
+            continue;
+        }
+        // A name inside the service the user works in (a channel, a member) is no way out of
+        // it; in a clean session it does not ask. The ways out (addresses, URLs, hosts,
+        // numbers, accounts, repositories) do.
+        if x.kind == kind::ACCOUNT && !tainted {
+            continue;
+        }
+        // A URL or address on a host the user typed is the user's destination.
+        let host = match x.kind {
+            kind::URL => url_host(&x.text).unwrap_or(""),
+            kind::EMAIL => x.text.rsplit_once('@').map_or("", |(_, h)| h),
+            kind::HOST => {
+                if call.dests.iter().any(|u| {
+                    matches!(u.kind, kind::URL | kind::EMAIL)
+                        && call.facts.dest_args.contains(u)
+                        && (url_host(&u.text) == Some(x.text.as_str())
+                            || u.text.ends_with(&format!("@{}", x.text)))
+                }) {
+                    continue; // its URL or address decides
+                }
+                ""
+            }
+            _ => "",
+        };
+        if !host.is_empty() && (call.view.origin(host).user) {
+            continue;
+        }
+        let what = if call.view.origin(&x.text).output {
+            "it came from a tool result"
+        } else {
+            "the user never named it"
+        };
+        return Some(
+            Decision::new(
+                verdict(tainted),
+                Reason::CriticalDestination,
+                format!(
+                    "{name} sends to {} '{}': {what}, and this tool's destination must be the user's own or on the trusted_destinations list",
+                    x.kind, x.text
+                ),
+            )
+            .rule("provenance.critical_destination")
+            .evidence(x.text.clone()),
+        );
+    }
+    None
 }
