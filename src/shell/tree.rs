@@ -628,6 +628,17 @@ impl Walker {
                     continue;
                 }
             };
+            // `{curl,-s,URL}|sh`: a brace-expanded program word is several words.
+            if item.is_none() {
+                if let Some(parts) = brace_words(raw) {
+                    for part in parts {
+                        let conv = self.word(&part, &mut nested);
+                        let sub = conv.substitution || conv.computed;
+                        words.extend(conv.fields.into_iter().map(|f| (f, sub)));
+                    }
+                    continue;
+                }
+            }
             let conv = self.word(raw, &mut nested);
             let sub = conv.substitution || conv.computed;
             if conv.computed {
@@ -784,6 +795,29 @@ impl Walker {
         }
         rd
     }
+}
+
+/// The words bash's brace expansion makes of an unquoted word holding one `{A,B,…}` group
+/// (`{curl,-s,x}` → `curl -s x`, `/usr/bin/{cu,xx}rl` → two words); `None` for a word without
+/// one, with quotes, `$` or nested braces. At most 64 words.
+fn brace_words(raw: &str) -> Option<Vec<String>> {
+    if raw.contains(['\'', '"', '\\', '$', '`']) {
+        return None;
+    }
+    let open = raw.find('{')?;
+    let close = open + raw[open..].find('}')?;
+    let inner = &raw[open + 1..close];
+    if !inner.contains(',') || inner.contains('{') {
+        return None;
+    }
+    let (pre, post) = (&raw[..open], &raw[close + 1..]);
+    let parts: Vec<String> = inner
+        .split(',')
+        .take(64)
+        .map(|p| format!("{pre}{p}{post}"))
+        .filter(|w| !w.is_empty())
+        .collect();
+    (!parts.is_empty()).then_some(parts)
 }
 
 /// The words of a `[[ … ]]` expression, in order.

@@ -866,6 +866,21 @@ impl Analysis {
                 // Downloads: what a downloader writes, and what the rest of its pipeline does.
                 if c.is_downloader() {
                     downloaded = true;
+                    for w in download_names(c) {
+                        if let Some(l) = c.dir.locate(&w) {
+                            if !f.downloads.contains(&l) {
+                                f.downloads.push(l);
+                            }
+                        }
+                    }
+                }
+                // `hash -p PATH NAME`: NAME runs PATH from here on.
+                if c.program == "hash" {
+                    if let Some(i) = c.args.iter().position(|a| a == "-p") {
+                        if let Some(l) = c.args.get(i + 1).and_then(|p| c.dir.locate(p)) {
+                            f.runs.push(l);
+                        }
+                    }
                 }
                 if downloaded {
                     for w in c.writes() {
@@ -903,4 +918,91 @@ impl Analysis {
             }
         }
     }
+}
+
+/// Files a downloader writes under a name it computes from the URL: `wget URL` (the URL
+/// path's last part, `index.html` for none; in `-P DIR`/`--directory-prefix`, unless
+/// `-O`/`--output-document`/`--spider` says otherwise), `curl -O`/`--remote-name`/
+/// `--remote-name-all` (in `--output-dir DIR`). At most 16 names.
+pub(crate) fn download_names(c: &SimpleCommand) -> Vec<String> {
+    let a = &c.args;
+    let value_of = |short: &str, long: &str| -> Option<String> {
+        let mut it = a.iter();
+        while let Some(w) = it.next() {
+            if (!short.is_empty() && w == short) || w == long {
+                return it.next().cloned();
+            }
+            if let Some(v) = w.strip_prefix(&format!("{long}=")) {
+                return Some(v.to_string());
+            }
+            if !short.is_empty() && w.len() > short.len() && w.starts_with(short) && !w.starts_with("--") {
+                return Some(w[short.len()..].to_string());
+            }
+        }
+        None
+    };
+    let urls = || a.iter().filter(|w| w.contains("://")).take(16);
+    let name_of = |url: &str, default: &str| -> String {
+        let path = url.split_once("://").map_or(url, |(_, r)| r);
+        let path = path.split(['?', '#']).next().unwrap_or(path);
+        match path.split_once('/') {
+            Some((_, p)) => {
+                let n = p.rsplit('/').next().unwrap_or("");
+                if n.is_empty() {
+                    default.to_string()
+                } else {
+                    n.to_string()
+                }
+            }
+            None => default.to_string(),
+        }
+    };
+    let join = |dir: Option<String>, n: String| match dir {
+        Some(d) if !d.is_empty() => format!("{}/{n}", d.trim_end_matches('/')),
+        _ => n,
+    };
+    let mut out = Vec::new();
+    match c.program.as_str() {
+        "wget" | "wget2" => {
+            let named = a.iter().any(|w| {
+                w == "-O"
+                    || w == "--spider"
+                    || w.starts_with("--output-document")
+                    || (w.starts_with("-O") && !w.starts_with("--"))
+            });
+            if named {
+                return out;
+            }
+            let dir = value_of("-P", "--directory-prefix");
+            for u in urls() {
+                out.push(join(dir.clone(), name_of(u, "index.html")));
+            }
+        }
+        "curl" => {
+            // Short options of curl that take a value: the rest of a cluster is that value.
+            const VALUED: &str = "AbcCdDeEFHKmoPQrtTuUwxXyYz";
+            let remote = a.iter().take_while(|w| *w != "--").any(|w| {
+                matches!(w.as_str(), "--remote-name" | "--remote-name-all")
+                    || (w.starts_with('-')
+                        && !w.starts_with("--")
+                        && w
+                            .chars()
+                            .skip(1)
+                            .take_while(|ch| !VALUED.contains(*ch))
+                            .any(|ch| ch == 'O'))
+            });
+            if !remote {
+                return out;
+            }
+            let dir = value_of("", "--output-dir");
+            for u in urls() {
+                let n = name_of(u, "");
+                if !n.is_empty() {
+                    out.push(join(dir.clone(), n));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
 }
