@@ -539,8 +539,47 @@ pub(super) static CAPS: &[Cap] = &[
     ro("jq"),
     net("kdig", false),
     interp("ksh", Stdin::Shell),
-    // Every subcommand talks to the cluster's API server; `cp`/`exec` move files and commands.
-    net("kubectl", false),
+    {
+        // The subcommands that talk to the cluster's API server (`cp`/`exec` move files and
+        // commands there); `completion`/`version` print, `proxy` listens locally, `config`
+        // edits the kubeconfig.
+        let mut c = cap("kubectl", Does::Writes);
+        c.subs = &[
+            ("annotate", N),
+            ("api-resources", N),
+            ("apply", N),
+            ("attach", N),
+            ("auth", N),
+            ("cluster-info", N),
+            ("completion", R),
+            ("config", Wr),
+            ("cp", N),
+            ("create", N),
+            ("debug", N),
+            ("delete", N),
+            ("describe", N),
+            ("diff", N),
+            ("edit", N),
+            ("events", N),
+            ("exec", N),
+            ("expose", N),
+            ("get", N),
+            ("label", N),
+            ("logs", N),
+            ("patch", N),
+            ("port-forward", N),
+            ("proxy", Wr),
+            ("replace", N),
+            ("rollout", N),
+            ("run", N),
+            ("scale", N),
+            ("set", N),
+            ("top", N),
+            ("version", R),
+            ("wait", N),
+        ];
+        c
+    },
     ro_but(
         "less",
         &[

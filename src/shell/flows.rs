@@ -233,7 +233,14 @@ fn is_socket(p: &str) -> bool {
 /// that reaches the network (`nc`, `socat`, `openssl s_client`, `ssh HOST CMD`, `telnet`), a
 /// socket read (`cat < /dev/tcp/…`).
 fn is_untrusted_source(c: &SimpleCommand) -> bool {
-    c.is_downloader() || c.is_network() || c.redirect_reads.iter().any(|r| is_socket(r))
+    // A networked CLI's `completion` subcommand prints a script it carries itself
+    // (`kubectl completion fish | source`, `gh completion -s zsh`).
+    let completion = c
+        .args
+        .first()
+        .is_some_and(|a| matches!(a.as_str(), "completion" | "completions"));
+    (c.is_downloader() || c.is_network() || c.redirect_reads.iter().any(|r| is_socket(r)))
+        && !(completion && !c.is_downloader())
 }
 
 /// True when the first command of `n` runs its standard input as code (`>(sh)`, the `sh` of

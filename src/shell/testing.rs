@@ -44,7 +44,7 @@ fn dbg_dump() {
         eprintln!("=== {l}");
         for (i, p) in a.pipelines.iter().enumerate() {
             for c in p {
-                eprintln!("P{i} prog={:?} argv0={:?} args={:?} rr={:?} rw={:?} comp={} nested_script={:?}", c.program, c.argv0, c.args, c.redirect_reads, c.redirect_writes, c.computed_program, c.nested_script);
+                eprintln!("P{i} env={:?} prog={:?} argv0={:?} args={:?} rr={:?} rw={:?} comp={} nested_script={:?}", c.env, c.program, c.argv0, c.args, c.redirect_reads, c.redirect_writes, c.computed_program, c.nested_script);
             }
         }
         for (pi, ci, n) in &a.nested {

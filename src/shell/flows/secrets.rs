@@ -498,6 +498,9 @@ pub struct SecretRead {
     /// False for a program that only uses the file (a signing tool, a VPN, a client given
     /// its key): those are everyday work, and what they do with the key is not shown.
     pub shown: bool,
+    /// The program is not in the capability table (nor a shell builtin): what it does with
+    /// the file is unknown. In a tainted session such a read is denied.
+    pub unknown: bool,
 }
 
 impl SimpleCommand {
@@ -511,13 +514,18 @@ impl SimpleCommand {
         let p = self.program.as_str();
         let writes = self.writes();
         let uses_only = USES_NOT_READS.contains(&p);
-        let shown = crate::shell::capabilities::lookup(p).is_some_and(|c| {
-            !matches!(
-                c.does,
-                crate::shell::capabilities::Does::BuildTest
-                    | crate::shell::capabilities::Does::Wraps
-            )
-        });
+        let cap = crate::shell::capabilities::lookup(p);
+        // `read`/`mapfile` put the content in variables the line uses; `$(<F)` (no program)
+        // is the content itself.
+        let shown = matches!(p, "read" | "mapfile" | "readarray" | "")
+            || cap.is_some_and(|c| {
+                !matches!(
+                    c.does,
+                    crate::shell::capabilities::Does::BuildTest
+                        | crate::shell::capabilities::Does::Wraps
+                )
+            });
+        let unknown = cap.is_none() && !uses_only && !is_builtin(p) && !self.computed_program;
         let mut dir = self.dir.clone();
         let mut skip_next = false;
         let mut words = self.args.iter().peekable();
@@ -573,6 +581,7 @@ impl SimpleCommand {
                     path: located,
                     kind,
                     shown,
+                    unknown,
                 });
             }
         }
@@ -584,6 +593,7 @@ impl SimpleCommand {
                     path: located,
                     kind,
                     shown,
+                    unknown,
                 });
             }
         }
@@ -593,6 +603,7 @@ impl SimpleCommand {
                 path: self.program.clone(),
                 kind,
                 shown: true,
+                unknown: false,
             });
         }
         out
@@ -735,6 +746,9 @@ impl Analysis {
                 }
             }
         }
+        if f.egress.is_none() {
+            f.egress = secret_variable_egress(self);
+        }
         f.secret_files = secret_files;
         f
     }
@@ -793,6 +807,48 @@ impl Analysis {
                         });
                     }
                     f.reads.push(r);
+                }
+                // A substitution that prints a secret's path names that secret: the command
+                // read with that path in the substitution's place.
+                if own.is_none() && c.args.iter().any(|a| a.contains("$(…)")) {
+                    let named = self
+                        .nested
+                        .iter()
+                        .filter(|(a, b, _)| *a == pi && *b == ci)
+                        .find_map(|(_, _, n)| nested_names_secret(n));
+                    if let Some(path) = named {
+                        let mut with = c.clone();
+                        for a in &mut with.args {
+                            *a = a.replacen("$(…)", &path, 1);
+                        }
+                        for r in with.secret_reads() {
+                            if own.is_none() {
+                                own = Some(super::SecretFlow {
+                                    word: r.word.clone(),
+                                    file: true,
+                                });
+                            }
+                            f.reads.push(r);
+                        }
+                    }
+                }
+                // A link, copy, move or transformed copy of a secret is a secret file.
+                if CARRIES_INTO_WRITES.contains(&c.program.as_str()) {
+                    if let Some((w, _)) = names_secret(c) {
+                        for out in c.writes() {
+                            if let Some(l) = c.dir.locate(&out) {
+                                if !secret_files.iter().any(|(x, _)| *x == l) {
+                                    secret_files.push((l, w.clone()));
+                                }
+                            }
+                        }
+                    }
+                }
+                // `read`/`mapfile` of a secret: the line's variables hold it.
+                if matches!(c.program.as_str(), "read" | "mapfile" | "readarray") {
+                    if let Some(o) = &own {
+                        vars_secret.get_or_insert(o.clone());
+                    }
                 }
                 let operand_paths = || {
                     c.args
@@ -1005,4 +1061,175 @@ pub(crate) fn download_names(c: &SimpleCommand) -> Vec<String> {
         _ => {}
     }
     out
+}
+
+/// Shell builtins and keywords (not programs the capability table lists): a secret given to
+/// one is not an unknown program's read.
+fn is_builtin(p: &str) -> bool {
+    matches!(
+        p,
+        "" | "read"
+            | "mapfile"
+            | "readarray"
+            | "exec"
+            | "export"
+            | "declare"
+            | "typeset"
+            | "local"
+            | "readonly"
+            | "let"
+            | "cd"
+            | "pushd"
+            | "popd"
+            | "[["
+            | ":"
+            | "hash"
+            | "unset"
+            | "set"
+            | "shopt"
+            | "trap"
+            | "wait"
+            | "shift"
+            | "return"
+            | "exit"
+            | "break"
+            | "continue"
+            | "alias"
+            | "unalias"
+            | "ulimit"
+            | "umask"
+            | "getopts"
+            | "jobs"
+            | "fg"
+            | "bg"
+            | "kill"
+            | "disown"
+            | "do"
+            | "done"
+            | "then"
+            | "else"
+            | "elif"
+            | "fi"
+            | "while"
+            | "until"
+            | "for"
+            | "if"
+            | "case"
+            | "esac"
+            | "{"
+            | "}"
+            | "!"
+            | "coproc"
+            | "function"
+            | "select"
+            | "compgen"
+            | "complete"
+            | "enable"
+            | "dirs"
+            | "history"
+            | "fc"
+            | "times"
+    )
+}
+
+/// Programs that move or transform a file's content into the files they write (a link, a
+/// copy, an encrypted or split or archived copy): given a secret, what they write is a
+/// secret file.
+const CARRIES_INTO_WRITES: &[&str] = &[
+    "ln", "link", "mv", "cp", "install", "rsync", "openssl", "gpg", "gpg2", "age", "split",
+    "csplit", "zip", "7z", "7za", "7zr", "rar", "xxd", "dd", "base64", "base32", "gzip", "bzip2",
+    "xz", "zstd", "tar", "bsdtar", "cpio",
+];
+
+/// The first secret a command names as a path in its arguments (`-in .env`, `if=KEY`
+/// included), located; whatever the program does with it.
+fn names_secret(c: &SimpleCommand) -> Option<(String, String)> {
+    c.args.iter().take(256).find_map(|w| {
+        if w.contains("://") {
+            return None;
+        }
+        let w2 = w.strip_prefix("if=").unwrap_or(w);
+        let p = path_of_word(w2);
+        let located = c.dir.locate(p).unwrap_or_else(|| p.to_string());
+        secret_kind(&located)
+            .or_else(|| secret_kind(w2))
+            .filter(|k| !matches!(k, SecretKind::Folder | SecretKind::EnvDump))
+            .map(|_| (w.clone(), located))
+    })
+}
+
+/// The first secret path a nested line names (`$(echo ~/.ssh/id_rsa)`, `$(ls ~/.ssh/id_* |
+/// head -1)`, `$(realpath F)`, `$(find ~/.aws -name credentials)`): what it prints is that
+/// path, whatever the program.
+fn nested_names_secret(n: &Analysis) -> Option<String> {
+    n.all_commands().into_iter().find_map(|c| {
+        names_secret(c).map(|(_, l)| l).or_else(|| {
+            // `find DIR -name NAME`: the secret DIR/NAME it prints.
+            if c.program != "find" {
+                return None;
+            }
+            let root = c.args.first()?;
+            let i = c.args.iter().position(|a| a == "-name" || a == "-iname")?;
+            let name = c.args.get(i + 1)?;
+            let joined = format!("{}/{}", root.trim_end_matches('/'), name);
+            secret_kind(&joined)
+                .or_else(|| secret_kind(root).filter(|k| *k != SecretKind::Folder))
+                .filter(|k| !matches!(k, SecretKind::Folder | SecretKind::EnvDump))
+                .map(|_| joined)
+        })
+    })
+}
+
+/// `a=(.env); curl -d @"${a[0]}" …`, `n=K; K=.env; curl -d @${!n} …`: a variable set to a
+/// secret's path (an array element, a value reached indirectly) that a network command
+/// later uses where the analysis could not substitute it.
+fn secret_variable_egress(a: &Analysis) -> Option<super::SecretFlow> {
+    let mut names: Vec<(String, String)> = Vec::new();
+    for c in a.all_commands() {
+        let assigned = c
+            .env
+            .iter()
+            .filter(|_| c.program.is_empty() || matches!(c.program.as_str(), "export" | "declare" | "local" | "typeset"))
+            .map(|(n, v)| (n.clone(), v.clone()))
+            .chain(c.args.iter().filter_map(|w| {
+                w.split_once('=').map(|(n, v)| (n.to_string(), v.to_string()))
+            }));
+        for (name, v) in assigned.take(64) {
+            let w = format!("{name}={v}");
+            let name = name.trim_end_matches('+');
+            if name.is_empty() || !name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+                continue;
+            }
+            let v = v.trim_start_matches('(').trim_end_matches(')');
+            let secret = v.split_whitespace().any(|x| {
+                secret_kind(x.trim_matches(['"', '\''])).is_some_and(|k| {
+                    !matches!(k, SecretKind::Folder | SecretKind::EnvDump)
+                })
+            });
+            if secret {
+                names.push((name.to_string(), w));
+            }
+        }
+        if names.is_empty() || !c.is_network() {
+            continue;
+        }
+        let uses = |arg: &str| {
+            arg.contains("${!")
+                || names.iter().any(|(n, _)| {
+                    arg.contains(&format!("${{{n}[")) || arg.contains(&format!("${{{n}}}"))
+                        || arg.split('$').skip(1).any(|rest| {
+                            rest.starts_with(n.as_str())
+                                && !rest[n.len()..]
+                                    .starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_')
+                        })
+                })
+        };
+        if c.args.iter().any(|x| uses(x)) {
+            return names.first().map(|(_, w)| super::SecretFlow {
+                word: w.clone(),
+                file: true,
+            });
+        }
+    }
+    None
 }
