@@ -669,7 +669,12 @@ pub(super) static CAPS: &[Cap] = &[
     net("nslookup", false),
     cap("nvim", X),
     ro("od"),
-    net("openssl", false),
+    {
+        // `s_client`/`s_server`/`s_time`/`ocsp` talk to a host; the rest are local.
+        let mut c = cap("openssl", Does::Writes);
+        c.subs = &[("ocsp", N), ("s_client", N), ("s_server", N), ("s_time", N)];
+        c
+    },
     wrapper("parallel", ("jNSIE", "", &["jobs", "sshlogin"], 0)),
     ro("paste"),
     writer("patch", Writes::Parsed),
@@ -810,6 +815,8 @@ pub(super) static CAPS: &[Cap] = &[
         c
     },
     interp("source", Stdin::CodeUnlessGiven),
+    // `split IN PREFIX` writes PREFIXaa, PREFIXab…
+    writer("split", Writes::Parsed),
     writer("sponge", Writes::Operands),
     {
         let mut c = net("ssh", false);
@@ -1028,9 +1035,11 @@ pub(super) static CAPS: &[Cap] = &[
     ro("zcat"),
     ro("zgrep"),
     {
+        // Writes its archive (the first operand).
         let mut c = cap("zip", Does::Writes);
         c.others = Others::Harmless;
         c.options = &[("-TT", X), ("--unzip-command", X)];
+        c.writes = Writes::Parsed;
         c
     },
     interp("zsh", Stdin::Shell),

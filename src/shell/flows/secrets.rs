@@ -138,13 +138,81 @@ const HOME_CREDENTIALS: &[&str] = &[
     ".config/rclone/rclone.conf",
     ".config/doctl/config.yaml",
     ".my.cnf",
+    // Coding agents' own sign-in tokens.
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".gemini/oauth_creds.json",
+    ".config/claude/.credentials.json",
+];
+
+/// Shell and REPL history files under a home folder: commands typed with their secrets in
+/// them (`export TOKEN=…`, `mysql -pPASS`). Sent anywhere they are a leak; read, they get the
+/// Read tool's decision (the `.env` kind).
+const HOME_HISTORIES: &[&str] = &[
+    ".bash_history",
+    ".zsh_history",
+    ".zhistory",
+    ".histfile",
+    ".sh_history",
+    ".ksh_history",
+    ".local/share/fish/fish_history",
+    ".python_history",
+    ".node_repl_history",
+    ".mysql_history",
+    ".psql_history",
+    ".sqlite_history",
+    ".rediscli_history",
+    ".lesshst",
 ];
 
 /// Folders under a home folder every file of which is a credential.
-const HOME_CREDENTIAL_DIRS: &[&str] = &[".config/gcloud", ".azure", ".aws", ".kube", ".docker"];
+const HOME_CREDENTIAL_DIRS: &[&str] = &[
+    ".config/gcloud",
+    ".azure",
+    ".aws",
+    ".kube",
+    ".docker",
+    ".config/github-copilot",
+];
 
-/// Folders under a home folder that hold private keys.
-const HOME_KEY_DIRS: &[&str] = &[".ssh", ".gnupg", "Library/Keychains", ".password-store"];
+/// Folders under a home folder that hold private keys (key rings and password stores too).
+const HOME_KEY_DIRS: &[&str] = &[
+    ".ssh",
+    ".gnupg",
+    "Library/Keychains",
+    ".password-store",
+    ".local/share/keyrings",
+    ".config/sops/age",
+];
+
+/// Browser profile stores that hold passwords and session cookies, by file name, in a
+/// browser's profile folder.
+const BROWSER_STORES: &[&str] = &[
+    "key3.db",
+    "key4.db",
+    "logins.json",
+    "cookies.sqlite",
+    "cookies",
+    "login data",
+    "login data for account",
+    "web data",
+    "local state",
+    "signons.sqlite",
+];
+
+/// Folder names of browser profiles (Linux and macOS).
+const BROWSER_DIRS: &[&str] = &[
+    ".mozilla/firefox/",
+    "/firefox/profiles/",
+    "google-chrome",
+    "/google/chrome/",
+    "chromium/",
+    "bravesoftware/",
+    "microsoft-edge",
+    "/microsoft edge/",
+    "vivaldi/",
+    ".librewolf/",
+];
 
 /// The kind of a path without glob characters.
 fn path_kind(p: &str) -> Option<SecretKind> {
@@ -169,6 +237,9 @@ fn path_kind(p: &str) -> Option<SecretKind> {
         }
         if HOME_CREDENTIALS.contains(&rest) {
             return Some(SecretKind::CloudCredential);
+        }
+        if HOME_HISTORIES.contains(&rest) {
+            return Some(SecretKind::EnvFile);
         }
         if HOME_CREDENTIAL_DIRS
             .iter()
@@ -200,6 +271,42 @@ fn path_kind(p: &str) -> Option<SecretKind> {
         ".netrc" | ".pgpass" | ".git-credentials" | "credentials.json" | ".vault-token"
     ) {
         return Some(SecretKind::CloudCredential);
+    }
+    // A Kubernetes pod's service-account token; an SSH server's host keys.
+    if lower.starts_with("/var/run/secrets/") || lower.starts_with("/run/secrets/") {
+        return Some(SecretKind::CloudCredential);
+    }
+    if lower.starts_with("/etc/ssh/ssh_host_") && !name.ends_with(".pub") {
+        return Some(SecretKind::PrivateKey);
+    }
+    // Agents' sign-in tokens anywhere a home folder is written differently.
+    if lower.ends_with(".claude/.credentials.json")
+        || lower.ends_with(".codex/auth.json")
+        || lower.ends_with(".gemini/oauth_creds.json")
+        || lower.contains(".config/github-copilot/")
+        || lower.ends_with("sops/age/keys.txt")
+    {
+        return Some(SecretKind::CloudCredential);
+    }
+    // Cloud service-account key files (`my-project-serviceAccount.json`).
+    if name.ends_with(".json")
+        && (name.contains("serviceaccount") || name.contains("service-account") || name.contains("service_account"))
+        && !is_env_template(name)
+    {
+        return Some(SecretKind::CloudCredential);
+    }
+    if BROWSER_STORES.contains(&name) && BROWSER_DIRS.iter().any(|d| lower.contains(d)) {
+        return Some(SecretKind::CloudCredential);
+    }
+    // Terraform state holds every secret of the resources it manages, in clear.
+    if (name.starts_with("terraform.tfstate") || name.ends_with(".tfstate") || name.ends_with(".tfstate.backup"))
+        && !is_env_template(name)
+    {
+        return Some(SecretKind::EnvFile);
+    }
+    // Cloudflare Workers' local secrets.
+    if name == ".dev.vars" || (name.starts_with(".dev.vars.") && !is_env_template(name)) {
+        return Some(SecretKind::EnvFile);
     }
     if matches!(name, ".npmrc" | ".pypirc") {
         return Some(SecretKind::EnvFile);
@@ -313,6 +420,11 @@ const SAMPLES: &[&str] = &[
     "/proc/self/environ",
     "/proc/1/environ",
     "/proc/1/task/1/environ",
+    "~/.claude/.credentials.json",
+    "~/.codex/auth.json",
+    "~/.gemini/oauth_creds.json",
+    "~/.bash_history",
+    "~/.zsh_history",
 ];
 
 /// Secret names a glob without a folder (or with a project folder) is tried against.
@@ -796,7 +908,37 @@ impl Analysis {
             let mut carried: Option<super::SecretFlow> = None;
             let mut first_own: Option<super::SecretFlow> = None;
             let mut downloaded = false;
+            // `find SECRET_DIR …` (or `fd`, `ls`) earlier in the pipe: the names it prints.
+            let mut listed: Option<(String, String, SecretKind)> = None;
             for (ci, c) in p.iter().enumerate() {
+                if let Some((w, path, kind)) = listed_secret(c, &self.nested, pi, ci) {
+                    // Its own `-exec cat {} +`: the content is shown.
+                    f.reads.push(SecretRead {
+                        word: w,
+                        path,
+                        kind,
+                        shown: true,
+                        unknown: false,
+                    });
+                }
+                if let Some((w, path, kind)) = &listed {
+                    if c.via_xargs && shows(c) {
+                        f.reads.push(SecretRead {
+                            word: w.clone(),
+                            path: path.clone(),
+                            kind: *kind,
+                            shown: true,
+                            unknown: false,
+                        });
+                    }
+                }
+                if matches!(c.program.as_str(), "find" | "fd" | "fdfind" | "ls" | "locate" | "tree") {
+                    if let Some((w, path)) = names_secret(c) {
+                        if let Some(k) = secret_kind(&path).or_else(|| secret_kind(&w)) {
+                            listed = Some((w, path, k));
+                        }
+                    }
+                }
                 // What this command reads itself.
                 let mut own: Option<super::SecretFlow> = None;
                 for r in c.secret_reads() {
@@ -832,18 +974,6 @@ impl Analysis {
                         }
                     }
                 }
-                // A link, copy, move or transformed copy of a secret is a secret file.
-                if CARRIES_INTO_WRITES.contains(&c.program.as_str()) {
-                    if let Some((w, _)) = names_secret(c) {
-                        for out in c.writes() {
-                            if let Some(l) = c.dir.locate(&out) {
-                                if !secret_files.iter().any(|(x, _)| *x == l) {
-                                    secret_files.push((l, w.clone()));
-                                }
-                            }
-                        }
-                    }
-                }
                 // `read`/`mapfile` of a secret: the line's variables hold it.
                 if matches!(c.program.as_str(), "read" | "mapfile" | "readarray") {
                     if let Some(o) = &own {
@@ -872,6 +1002,24 @@ impl Analysis {
                             });
                             break;
                         }
+                    }
+                }
+                // A command script given to a network client (`lftp -e 'put .env'`,
+                // `smbclient -c 'put .env'`, `sftp -b`-style words): the files it names.
+                if own.is_none() && c.is_network() {
+                    let scripted = c.args.iter().filter(|a| a.contains([' ', ';'])).find_map(|a| {
+                        a.split([' ', ';', '\t', '\n'])
+                            .filter(|t| !t.is_empty() && !t.contains("://"))
+                            .find(|t| {
+                                let l = c.dir.locate(t).unwrap_or_else(|| (*t).to_string());
+                                secret_kind(&l).is_some_and(|k| {
+                                    !matches!(k, SecretKind::Folder | SecretKind::EnvDump)
+                                })
+                            })
+                            .map(str::to_string)
+                    });
+                    if let Some(w) = scripted {
+                        own = Some(super::SecretFlow { word: w, file: true });
                     }
                 }
                 if own.is_none() && c.is_network() {
@@ -918,6 +1066,18 @@ impl Analysis {
                         vars_secret.get_or_insert(s.clone());
                     }
                     carried = holds.clone();
+                }
+                // A link, copy, move or transformed copy of a secret is a secret file.
+                if CARRIES_INTO_WRITES.contains(&c.program.as_str()) {
+                    if let Some((w, _)) = names_secret(c) {
+                        for out in c.writes() {
+                            if let Some(l) = c.dir.locate(&out) {
+                                if !secret_files.iter().any(|(x, _)| *x == l) {
+                                    secret_files.push((l, w.clone()));
+                                }
+                            }
+                        }
+                    }
                 }
                 // Downloads: what a downloader writes, and what the rest of its pipeline does.
                 if c.is_downloader() {
@@ -972,6 +1132,9 @@ impl Analysis {
             if net && f.egress.is_none() {
                 f.egress = first_own;
             }
+        }
+        if f.egress.is_none() {
+            f.egress = git_carries_secret(self, &nested_secret);
         }
     }
 }
@@ -1232,4 +1395,75 @@ fn secret_variable_egress(a: &Analysis) -> Option<super::SecretFlow> {
         }
     }
     None
+}
+
+/// git carrying a secret to a remote within the line: a remote URL built from a secret
+/// (`git remote add x "https://h/$(base64 .env)"`, `set-url`, `git config remote.x.url …`)
+/// or a secret staged (`git add -f .env`), then a git command that reaches the network
+/// (`git remote update`, `git fetch`, `git push`).
+fn git_carries_secret(
+    a: &Analysis,
+    nested_secret: &[(usize, usize, super::SecretFlow)],
+) -> Option<super::SecretFlow> {
+    let mut carried: Option<super::SecretFlow> = None;
+    for (pi, p) in a.pipelines.iter().enumerate() {
+        for (ci, c) in p.iter().enumerate() {
+            if c.program != "git" {
+                continue;
+            }
+            if carried.is_some() && c.is_network() {
+                return carried;
+            }
+            let sub = c.git_sub().unwrap_or("");
+            let rest = c.git_args();
+            let action = rest.iter().find(|x| !x.starts_with('-')).map(String::as_str);
+            let sets_url = (sub == "remote" && matches!(action, Some("add" | "set-url")))
+                || (sub == "config" && rest.iter().any(|x| x.starts_with("remote.") || x.starts_with("url.")));
+            if sets_url {
+                if let Some((_, _, s)) = nested_secret.iter().find(|(x, y, _)| *x == pi && *y == ci) {
+                    carried.get_or_insert(s.clone());
+                }
+            }
+            if sub == "add" || sub == "stage" || (sub == "commit" && rest.iter().any(|x| !x.starts_with('-'))) {
+                if let Some((w, _)) = names_secret(c) {
+                    carried.get_or_insert(super::SecretFlow { word: w, file: true });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// True when a command shows what it reads (a program the table knows to print, copy or
+/// send, not a wrapper, build tool or a program that only uses a key).
+fn shows(c: &SimpleCommand) -> bool {
+    !USES_NOT_READS.contains(&c.program.as_str())
+        && crate::shell::capabilities::lookup(&c.program).is_some_and(|k| {
+            !matches!(
+                k.does,
+                crate::shell::capabilities::Does::BuildTest
+                    | crate::shell::capabilities::Does::Wraps
+            )
+        })
+}
+
+/// `find SECRET_DIR … -exec cat {} +` (also `fd -x`): the secret folder's files read by the
+/// command it runs on each name, when that command shows them.
+fn listed_secret(
+    c: &SimpleCommand,
+    nested: &[(usize, usize, Analysis)],
+    pi: usize,
+    ci: usize,
+) -> Option<(String, String, SecretKind)> {
+    if !matches!(c.program.as_str(), "find" | "fd" | "fdfind") {
+        return None;
+    }
+    let (w, path) = names_secret(c)?;
+    let kind = secret_kind(&path).or_else(|| secret_kind(&w))?;
+    let shown = nested
+        .iter()
+        .filter(|(a, b, _)| *a == pi && *b == ci)
+        .flat_map(|(_, _, n)| n.all_commands())
+        .any(|x| x.args.iter().any(|a| a.contains("{}")) && shows(x));
+    shown.then_some((w, path, kind))
 }
