@@ -748,8 +748,9 @@ impl Walker {
             }
         }
         for (w, _) in &words {
-            if let Some(n) = w.strip_prefix("/dev/fd/") {
-                if let Some((_, path)) = self.fds.iter().find(|(k, _)| k == n) {
+            if let Some((_, n)) = w.split_once("/dev/fd/") {
+                let n: String = n.chars().take_while(char::is_ascii_digit).collect();
+                if let Some((_, path)) = self.fds.iter().find(|(k, _)| *k == n) {
                     push_read(&mut rd.reads, path.clone());
                 }
             }

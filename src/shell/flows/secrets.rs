@@ -1145,20 +1145,45 @@ impl Analysis {
 /// `--remote-name-all` (in `--output-dir DIR`). At most 16 names.
 pub(crate) fn download_names(c: &SimpleCommand) -> Vec<String> {
     let a = &c.args;
-    let value_of = |short: &str, long: &str| -> Option<String> {
+    // The value of short option `short` (also inside a cluster, `-qP DIR`, `-qPDIR`, where
+    // `valued` are the program's short options taking a value) or `long` (`--long DIR`,
+    // `--long=DIR`).
+    let value_of = |short: Option<char>, valued: &str, long: &str| -> Option<String> {
         let mut it = a.iter();
         while let Some(w) = it.next() {
-            if (!short.is_empty() && w == short) || w == long {
+            if w == long {
                 return it.next().cloned();
             }
             if let Some(v) = w.strip_prefix(&format!("{long}=")) {
                 return Some(v.to_string());
             }
-            if !short.is_empty() && w.len() > short.len() && w.starts_with(short) && !w.starts_with("--") {
-                return Some(w[short.len()..].to_string());
+            let (Some(ch), Some(cluster)) = (short, w.strip_prefix('-')) else {
+                continue;
+            };
+            if cluster.starts_with('-') {
+                continue;
+            }
+            if let Some(k) = cluster.find(|x: char| x == ch || valued.contains(x)) {
+                if cluster[k..].starts_with(ch) {
+                    let rest = &cluster[k + ch.len_utf8()..];
+                    return if rest.is_empty() {
+                        it.next().cloned()
+                    } else {
+                        Some(rest.to_string())
+                    };
+                }
             }
         }
         None
+    };
+    // True when a short cluster holds `ch` before any option taking a value.
+    let cluster_has = |ch: char, valued: &str| {
+        a.iter().take_while(|w| *w != "--").any(|w| {
+            w.strip_prefix('-').is_some_and(|cl| {
+                !cl.starts_with('-')
+                    && cl.chars().take_while(|x| !valued.contains(*x)).any(|x| x == ch)
+            })
+        })
     };
     let urls = || a.iter().filter(|w| w.contains("://")).take(16);
     let name_of = |url: &str, default: &str| -> String {
@@ -1183,16 +1208,14 @@ pub(crate) fn download_names(c: &SimpleCommand) -> Vec<String> {
     let mut out = Vec::new();
     match c.program.as_str() {
         "wget" | "wget2" => {
-            let named = a.iter().any(|w| {
-                w == "-O"
-                    || w == "--spider"
-                    || w.starts_with("--output-document")
-                    || (w.starts_with("-O") && !w.starts_with("--"))
-            });
+            // Short options of wget that take a value (`-O` apart).
+            const VALUED: &str = "oaePUtTwQiBDlARIXF";
+            let named = cluster_has('O', VALUED)
+                || a.iter().any(|w| w == "--spider" || w.starts_with("--output-document"));
             if named {
                 return out;
             }
-            let dir = value_of("-P", "--directory-prefix");
+            let dir = value_of(Some('P'), VALUED, "--directory-prefix");
             for u in urls() {
                 out.push(join(dir.clone(), name_of(u, "index.html")));
             }
@@ -1200,20 +1223,13 @@ pub(crate) fn download_names(c: &SimpleCommand) -> Vec<String> {
         "curl" => {
             // Short options of curl that take a value: the rest of a cluster is that value.
             const VALUED: &str = "AbcCdDeEFHKmoPQrtTuUwxXyYz";
-            let remote = a.iter().take_while(|w| *w != "--").any(|w| {
-                matches!(w.as_str(), "--remote-name" | "--remote-name-all")
-                    || (w.starts_with('-')
-                        && !w.starts_with("--")
-                        && w
-                            .chars()
-                            .skip(1)
-                            .take_while(|ch| !VALUED.contains(*ch))
-                            .any(|ch| ch == 'O'))
-            });
+            let remote = cluster_has('O', VALUED)
+                || a.iter()
+                    .any(|w| matches!(w.as_str(), "--remote-name" | "--remote-name-all"));
             if !remote {
                 return out;
             }
-            let dir = value_of("", "--output-dir");
+            let dir = value_of(None, VALUED, "--output-dir");
             for u in urls() {
                 let n = name_of(u, "");
                 if !n.is_empty() {
