@@ -426,7 +426,12 @@ pub(super) static CAPS: &[Cap] = &[
         // `getent hosts NAME` (and `ahosts*`) resolves NAME through DNS.
         let mut c = cap("getent", Does::ReadOnly);
         c.others = Others::Harmless;
-        c.subs = &[("ahosts", N), ("ahostsv4", N), ("ahostsv6", N), ("hosts", N)];
+        c.subs = &[
+            ("ahosts", N),
+            ("ahostsv4", N),
+            ("ahostsv6", N),
+            ("hosts", N),
+        ];
         c
     },
     net("gh", false),

@@ -62,7 +62,10 @@ impl SimpleCommand {
             return false;
         }
         let rest = self.git_args();
-        let action = rest.iter().find(|a| !a.starts_with('-')).map(String::as_str);
+        let action = rest
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .map(String::as_str);
         let has = |f: &str| rest.iter().any(|a| a == f);
         match action {
             Some("update" | "prune") => true,
@@ -115,12 +118,12 @@ impl SimpleCommand {
         if self.stdin_is_code() {
             return true;
         }
-        if self.computed_program || self.program.starts_with('$') || self.argv0.starts_with('$')
-        {
+        if self.computed_program || self.program.starts_with('$') || self.argv0.starts_with('$') {
             return true;
         }
         let a = &self.args;
-        let stdin_file = |f: &str| matches!(f, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0");
+        let stdin_file =
+            |f: &str| matches!(f, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0");
         match self.program.as_str() {
             "awk" | "gawk" | "mawk" | "nawk" => {
                 let o = Opts::parse(
@@ -147,16 +150,22 @@ impl SimpleCommand {
                 let fed = o.values(&["-f", "--file", "--makefile"]).any(stdin_file);
                 fed
             }
-            "gdb" => a.windows(2).any(|w| {
-                matches!(
-                    w[0].as_str(),
-                    "-x" | "-command" | "--command" | "-ix" | "-init-command" | "--init-command"
-                ) && stdin_file(&w[1])
-            }) || a.iter().any(|w| {
-                w.split_once('=').is_some_and(|(k, v)| {
-                    matches!(k, "--command" | "--init-command") && stdin_file(v)
+            "gdb" => {
+                a.windows(2).any(|w| {
+                    matches!(
+                        w[0].as_str(),
+                        "-x" | "-command"
+                            | "--command"
+                            | "-ix"
+                            | "-init-command"
+                            | "--init-command"
+                    ) && stdin_file(&w[1])
+                }) || a.iter().any(|w| {
+                    w.split_once('=').is_some_and(|(k, v)| {
+                        matches!(k, "--command" | "--init-command") && stdin_file(v)
+                    })
                 })
-            }),
+            }
             _ => false,
         }
     }
@@ -254,7 +263,11 @@ impl SimpleCommand {
             // `git remote`: listing and `get-url` only (`add`, `set-url`, `rename`,
             // `update`… change the config or reach the network).
             Some(Does::Script) if sub == "remote" => {
-                match rest.iter().find(|a| !a.starts_with('-')).map(String::as_str) {
+                match rest
+                    .iter()
+                    .find(|a| !a.starts_with('-'))
+                    .map(String::as_str)
+                {
                     None | Some("get-url") => true,
                     Some("show") => rest.iter().any(|a| a == "-n"),
                     _ => false,

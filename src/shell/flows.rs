@@ -139,9 +139,9 @@ impl Analysis {
                     !r.starts_with(['/', '~', '$'])
                 } else {
                     dirs.iter().any(|d| {
-                        c.dir
-                            .locate(d)
-                            .is_some_and(|d| r.starts_with(&format!("{}/", d.trim_end_matches('/'))))
+                        c.dir.locate(d).is_some_and(|d| {
+                            r.starts_with(&format!("{}/", d.trim_end_matches('/')))
+                        })
                     })
                 }
             };
@@ -239,8 +239,10 @@ fn is_untrusted_source(c: &SimpleCommand) -> bool {
         .args
         .first()
         .is_some_and(|a| matches!(a.as_str(), "completion" | "completions"));
-    (c.is_downloader() || c.is_network() || c.redirect_reads.iter().any(|r| is_socket(r)))
-        && !(completion && !c.is_downloader())
+    if c.is_downloader() {
+        return true;
+    }
+    !completion && (c.is_network() || c.redirect_reads.iter().any(|r| is_socket(r)))
 }
 
 /// True when the first command of `n` runs its standard input as code (`>(sh)`, the `sh` of

@@ -462,10 +462,15 @@ fn folded_literals(toks: &[Tok], lang: Lang) -> Vec<String> {
     let piece = |i: usize| -> Option<String> {
         match toks.get(i) {
             Some(Tok::Str(s, _)) => {
-                let fstring = matches!(lang, Lang::Python)
-                    && i > 0
-                    && matches!(&toks[i - 1], Tok::Name(n) if matches!(n.as_str(), "f" | "rf" | "fr"));
-                Some(if fstring { fstring_literal(s) } else { s.clone() })
+                // The tokenizer drops Python's `f` prefix: a field holding a quoted
+                // literal is read as one.
+                let fstring =
+                    matches!(lang, Lang::Python) && (s.contains("{'") || s.contains("{\""));
+                Some(if fstring {
+                    fstring_literal(s)
+                } else {
+                    s.clone()
+                })
             }
             _ => None,
         }

@@ -35,26 +35,3 @@ pub(super) fn command(line: &str, program: &str) -> SimpleCommand {
         .cloned()
         .unwrap_or_else(|| panic!("no {program} in {line}"))
 }
-
-#[test]
-#[ignore]
-fn dbg_dump() {
-    for l in std::env::var("DBG").unwrap_or_default().split("@@") {
-        let a = analyze(l);
-        eprintln!("=== {l}");
-        for (i, p) in a.pipelines.iter().enumerate() {
-            for c in p {
-                eprintln!("P{i} env={:?} prog={:?} argv0={:?} args={:?} rr={:?} rw={:?} comp={} nested_script={:?}", c.env, c.program, c.argv0, c.args, c.redirect_reads, c.redirect_writes, c.computed_program, c.nested_script);
-            }
-        }
-        for (pi, ci, n) in &a.nested {
-            eprintln!(" nested@{pi},{ci}:");
-            for p in &n.pipelines {
-                for c in p {
-                    eprintln!("   prog={:?} args={:?} rr={:?} rw={:?}", c.program, c.args, c.redirect_reads, c.redirect_writes);
-                }
-            }
-            eprintln!("   (+{} nested)", n.nested.len());
-        }
-    }
-}

@@ -513,8 +513,10 @@ impl Walker {
                 let net = self.out[start..].iter().flatten().any(|x| x.c.is_network());
                 if net && self.fds.len() < 16 {
                     let name = c.name.as_ref().map_or("COPROC", |n| n.value.as_str());
-                    self.fds
-                        .push((format!("coproc:{name}"), format!("/dev/tcp/(coproc {name})")));
+                    self.fds.push((
+                        format!("coproc:{name}"),
+                        format!("/dev/tcp/(coproc {name})"),
+                    ));
                 }
             }
         }
@@ -808,8 +810,7 @@ impl Walker {
                             rd.nested.extend(nested);
                             let fd = p.is_empty()
                                 || p.trim_end_matches('-').chars().all(|c| c.is_ascii_digit());
-                            rd.dups
-                                .push((input, p.trim_end_matches('-').to_string()));
+                            rd.dups.push((input, p.trim_end_matches('-').to_string()));
                             if !fd {
                                 rd.dups.push((input, w.value.clone()));
                             }

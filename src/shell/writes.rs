@@ -142,10 +142,28 @@ impl SimpleCommand {
                 }
             }
             "split" => {
-                let o = Opts::parse(a, "abCdlnt", "", &["bytes", "lines", "line-bytes", "number", "suffix-length", "additional-suffix", "separator", "filter"]);
+                let o = Opts::parse(
+                    a,
+                    "abCdlnt",
+                    "",
+                    &[
+                        "bytes",
+                        "lines",
+                        "line-bytes",
+                        "number",
+                        "suffix-length",
+                        "additional-suffix",
+                        "separator",
+                        "filter",
+                    ],
+                );
                 if let Some(prefix) = o.operands.get(1).filter(|p| p.as_str() != "-") {
                     let numeric = o.any(&["-d", "-x", "--numeric-suffixes", "--hex-suffixes"]);
-                    for sfx in if numeric { ["00", "01", "02", "03"] } else { ["aa", "ab", "ac", "ad"] } {
+                    for sfx in if numeric {
+                        ["00", "01", "02", "03"]
+                    } else {
+                        ["aa", "ab", "ac", "ad"]
+                    } {
                         out.push(format!("{prefix}{sfx}"));
                     }
                 }

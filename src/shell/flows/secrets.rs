@@ -290,7 +290,9 @@ fn path_kind(p: &str) -> Option<SecretKind> {
     }
     // Cloud service-account key files (`my-project-serviceAccount.json`).
     if name.ends_with(".json")
-        && (name.contains("serviceaccount") || name.contains("service-account") || name.contains("service_account"))
+        && (name.contains("serviceaccount")
+            || name.contains("service-account")
+            || name.contains("service_account"))
         && !is_env_template(name)
     {
         return Some(SecretKind::CloudCredential);
@@ -299,7 +301,9 @@ fn path_kind(p: &str) -> Option<SecretKind> {
         return Some(SecretKind::CloudCredential);
     }
     // Terraform state holds every secret of the resources it manages, in clear.
-    if (name.starts_with("terraform.tfstate") || name.ends_with(".tfstate") || name.ends_with(".tfstate.backup"))
+    if (name.starts_with("terraform.tfstate")
+        || name.ends_with(".tfstate")
+        || name.ends_with(".tfstate.backup"))
         && !is_env_template(name)
     {
         return Some(SecretKind::EnvFile);
@@ -932,7 +936,10 @@ impl Analysis {
                         });
                     }
                 }
-                if matches!(c.program.as_str(), "find" | "fd" | "fdfind" | "ls" | "locate" | "tree") {
+                if matches!(
+                    c.program.as_str(),
+                    "find" | "fd" | "fdfind" | "ls" | "locate" | "tree"
+                ) {
                     if let Some((w, path)) = names_secret(c) {
                         if let Some(k) = secret_kind(&path).or_else(|| secret_kind(&w)) {
                             listed = Some((w, path, k));
@@ -1007,19 +1014,26 @@ impl Analysis {
                 // A command script given to a network client (`lftp -e 'put .env'`,
                 // `smbclient -c 'put .env'`, `sftp -b`-style words): the files it names.
                 if own.is_none() && c.is_network() {
-                    let scripted = c.args.iter().filter(|a| a.contains([' ', ';'])).find_map(|a| {
-                        a.split([' ', ';', '\t', '\n'])
-                            .filter(|t| !t.is_empty() && !t.contains("://"))
-                            .find(|t| {
-                                let l = c.dir.locate(t).unwrap_or_else(|| (*t).to_string());
-                                secret_kind(&l).is_some_and(|k| {
-                                    !matches!(k, SecretKind::Folder | SecretKind::EnvDump)
+                    let scripted = c
+                        .args
+                        .iter()
+                        .filter(|a| a.contains([' ', ';']))
+                        .find_map(|a| {
+                            a.split([' ', ';', '\t', '\n'])
+                                .filter(|t| !t.is_empty() && !t.contains("://"))
+                                .find(|t| {
+                                    let l = c.dir.locate(t).unwrap_or_else(|| (*t).to_string());
+                                    secret_kind(&l).is_some_and(|k| {
+                                        !matches!(k, SecretKind::Folder | SecretKind::EnvDump)
+                                    })
                                 })
-                            })
-                            .map(str::to_string)
-                    });
+                                .map(str::to_string)
+                        });
                     if let Some(w) = scripted {
-                        own = Some(super::SecretFlow { word: w, file: true });
+                        own = Some(super::SecretFlow {
+                            word: w,
+                            file: true,
+                        });
                     }
                 }
                 if own.is_none() && c.is_network() {
@@ -1181,7 +1195,10 @@ pub(crate) fn download_names(c: &SimpleCommand) -> Vec<String> {
         a.iter().take_while(|w| *w != "--").any(|w| {
             w.strip_prefix('-').is_some_and(|cl| {
                 !cl.starts_with('-')
-                    && cl.chars().take_while(|x| !valued.contains(*x)).any(|x| x == ch)
+                    && cl
+                        .chars()
+                        .take_while(|x| !valued.contains(*x))
+                        .any(|x| x == ch)
             })
         })
     };
@@ -1211,7 +1228,8 @@ pub(crate) fn download_names(c: &SimpleCommand) -> Vec<String> {
             // Short options of wget that take a value (`-O` apart).
             const VALUED: &str = "oaePUtTwQiBDlARIXF";
             let named = cluster_has('O', VALUED)
-                || a.iter().any(|w| w == "--spider" || w.starts_with("--output-document"));
+                || a.iter()
+                    .any(|w| w == "--spider" || w.starts_with("--output-document"));
             if named {
                 return out;
             }
@@ -1368,22 +1386,32 @@ fn secret_variable_egress(a: &Analysis) -> Option<super::SecretFlow> {
         let assigned = c
             .env
             .iter()
-            .filter(|_| c.program.is_empty() || matches!(c.program.as_str(), "export" | "declare" | "local" | "typeset"))
+            .filter(|_| {
+                c.program.is_empty()
+                    || matches!(
+                        c.program.as_str(),
+                        "export" | "declare" | "local" | "typeset"
+                    )
+            })
             .map(|(n, v)| (n.clone(), v.clone()))
             .chain(c.args.iter().filter_map(|w| {
-                w.split_once('=').map(|(n, v)| (n.to_string(), v.to_string()))
+                w.split_once('=')
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
             }));
         for (name, v) in assigned.take(64) {
             let w = format!("{name}={v}");
             let name = name.trim_end_matches('+');
-            if name.is_empty() || !name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
                 continue;
             }
             let v = v.trim_start_matches('(').trim_end_matches(')');
             let secret = v.split_whitespace().any(|x| {
-                secret_kind(x.trim_matches(['"', '\''])).is_some_and(|k| {
-                    !matches!(k, SecretKind::Folder | SecretKind::EnvDump)
-                })
+                secret_kind(x.trim_matches(['"', '\'']))
+                    .is_some_and(|k| !matches!(k, SecretKind::Folder | SecretKind::EnvDump))
             });
             if secret {
                 names.push((name.to_string(), w));
@@ -1395,7 +1423,8 @@ fn secret_variable_egress(a: &Analysis) -> Option<super::SecretFlow> {
         let uses = |arg: &str| {
             arg.contains("${!")
                 || names.iter().any(|(n, _)| {
-                    arg.contains(&format!("${{{n}[")) || arg.contains(&format!("${{{n}}}"))
+                    arg.contains(&format!("${{{n}["))
+                        || arg.contains(&format!("${{{n}}}"))
                         || arg.split('$').skip(1).any(|rest| {
                             rest.starts_with(n.as_str())
                                 && !rest[n.len()..]
@@ -1432,17 +1461,30 @@ fn git_carries_secret(
             }
             let sub = c.git_sub().unwrap_or("");
             let rest = c.git_args();
-            let action = rest.iter().find(|x| !x.starts_with('-')).map(String::as_str);
+            let action = rest
+                .iter()
+                .find(|x| !x.starts_with('-'))
+                .map(String::as_str);
             let sets_url = (sub == "remote" && matches!(action, Some("add" | "set-url")))
-                || (sub == "config" && rest.iter().any(|x| x.starts_with("remote.") || x.starts_with("url.")));
+                || (sub == "config"
+                    && rest
+                        .iter()
+                        .any(|x| x.starts_with("remote.") || x.starts_with("url.")));
             if sets_url {
-                if let Some((_, _, s)) = nested_secret.iter().find(|(x, y, _)| *x == pi && *y == ci) {
+                if let Some((_, _, s)) = nested_secret.iter().find(|(x, y, _)| *x == pi && *y == ci)
+                {
                     carried.get_or_insert(s.clone());
                 }
             }
-            if sub == "add" || sub == "stage" || (sub == "commit" && rest.iter().any(|x| !x.starts_with('-'))) {
+            if sub == "add"
+                || sub == "stage"
+                || (sub == "commit" && rest.iter().any(|x| !x.starts_with('-')))
+            {
                 if let Some((w, _)) = names_secret(c) {
-                    carried.get_or_insert(super::SecretFlow { word: w, file: true });
+                    carried.get_or_insert(super::SecretFlow {
+                        word: w,
+                        file: true,
+                    });
                 }
             }
         }

@@ -379,8 +379,16 @@ fn downloads_run_within_the_line() {
     // Names the downloader computes are downloads for later calls too.
     let f = analyze("wget -q -P dl https://x.invalid/a/b.sh; curl -sO https://x.invalid/c.py")
         .secret_flows(&|_| None);
-    assert!(f.downloads.contains(&"dl/b.sh".to_string()), "{:?}", f.downloads);
-    assert!(f.downloads.contains(&"c.py".to_string()), "{:?}", f.downloads);
+    assert!(
+        f.downloads.contains(&"dl/b.sh".to_string()),
+        "{:?}",
+        f.downloads
+    );
+    assert!(
+        f.downloads.contains(&"c.py".to_string()),
+        "{:?}",
+        f.downloads
+    );
 }
 
 #[test]
@@ -472,7 +480,9 @@ fn descriptors_reads_arrays_and_coprocesses_carry_secrets() {
 #[test]
 fn unknown_programs_and_listed_folders() {
     let reads = |line: &str| analyze(line).secret_flows(&|_| None).reads;
-    assert!(reads("frobtool ~/.ssh/id_rsa").iter().any(|r| r.unknown && !r.shown));
+    assert!(reads("frobtool ~/.ssh/id_rsa")
+        .iter()
+        .any(|r| r.unknown && !r.shown));
     assert!(reads("./deploy.sh .env").iter().any(|r| r.unknown));
     assert!(!reads("cat ~/.ssh/id_rsa").iter().any(|r| r.unknown));
     assert!(!reads("ssh-add ~/.ssh/id_rsa").iter().any(|r| r.unknown));
@@ -486,7 +496,9 @@ fn unknown_programs_and_listed_folders() {
         "exec 3< ~/.ssh/id_rsa; cat <&3",
     ] {
         assert!(
-            reads(line).iter().any(|r| r.shown && r.kind.read_is_sensitive()),
+            reads(line)
+                .iter()
+                .any(|r| r.shown && r.kind.read_is_sensitive()),
             "{line}"
         );
     }
@@ -510,10 +522,19 @@ fn secret_kinds_of_more_stores() {
         ("/root/.zsh_history", EnvFile),
         ("~/.local/share/fish/fish_history", EnvFile),
         ("~/.mozilla/firefox/abc.default/key4.db", CloudCredential),
-        ("~/.mozilla/firefox/abc.default/logins.json", CloudCredential),
-        ("~/.config/google-chrome/Default/Login Data", CloudCredential),
+        (
+            "~/.mozilla/firefox/abc.default/logins.json",
+            CloudCredential,
+        ),
+        (
+            "~/.config/google-chrome/Default/Login Data",
+            CloudCredential,
+        ),
         ("~/.config/chromium/Default/Cookies", CloudCredential),
-        ("/var/run/secrets/kubernetes.io/serviceaccount/token", CloudCredential),
+        (
+            "/var/run/secrets/kubernetes.io/serviceaccount/token",
+            CloudCredential,
+        ),
         ("/etc/ssh/ssh_host_ed25519_key", PrivateKey),
         ("/etc/ssh/ssh_host_rsa_key", PrivateKey),
         ("terraform.tfstate", EnvFile),
