@@ -77,6 +77,9 @@ pub struct Config {
     /// from the protected config file (default path or `--config`), never from a file named by
     /// `$INTENTSHIELD_CONFIG`.
     pub allow: crate::policy::check::allow::AllowList,
+    /// The `[exposure]` table: MCP servers and hosts whose content does not expose a session
+    /// (`policy::check::exposure`). Weakening, like `[allow]`: only from the protected file.
+    pub exposure: crate::policy::check::exposure::Trust,
     /// The config file that was read, if any.
     pub file: Option<PathBuf>,
 }
@@ -91,6 +94,7 @@ impl Default for Config {
             db: None,
             approval_ttl: APPROVAL_TTL_DEFAULT,
             allow: Default::default(),
+            exposure: Default::default(),
             file: None,
         }
     }
@@ -339,6 +343,9 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
     if let Some(item) = doc.get("allow") {
         cfg.allow = crate::policy::check::allow::AllowList::from_toml(item)?;
     }
+    if let Some(item) = doc.get("exposure") {
+        cfg.exposure = crate::policy::check::exposure::Trust::from_toml(item)?;
+    }
     if let Some(arr) = doc.get("read_only_tools") {
         let arr = arr
             .as_array()
@@ -362,6 +369,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "approval_ttl",
     "db",
     "allow",
+    "exposure",
 ];
 
 /// Refuses a key the config file may not hold: a misspelled setting (`reviw`) must not be

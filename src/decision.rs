@@ -85,6 +85,19 @@ pub enum Reason {
     /// shell start-up file, cron, a systemd unit, an editor task, an agent rule or hook, a
     /// package lifecycle script): asked in a clean session, denied in a tainted one.
     PersistWrite,
+    /// A call in an exposed session (it read content from outside the user's trust boundary)
+    /// reaches a destination the user did not name: asked.
+    ExposedUntrustedDestination,
+    /// Secret data sent to a destination the user did not name, in an exposed session: denied.
+    ExposedSecretEgress,
+    /// Code fetched from the network installed or run by URL or repository (`pip install
+    /// <url>`, `npm install <git url>`, `go run host/mod@v`) in an exposed session: denied.
+    ExposedNetworkCode,
+    /// A reverse or bind shell (a network peer given a shell) in an exposed session: denied.
+    ExposedRemoteShell,
+    /// A library loaded into a program (`LD_PRELOAD`, `dlopen`, `-engine`) in an exposed
+    /// session: asked, denied in a tainted one.
+    ExposedLibraryLoad,
     /// Operator's `--review always`: every state-changing call is confirmed.
     ReviewAlways,
     /// A write (by any tool) to agent, hook or MCP configuration, or to our own state, or the
@@ -160,6 +173,11 @@ impl Reason {
             Reason::TaintedSecretRead => "taint.secret_read",
             Reason::SecretReadKey => "secret.read_key",
             Reason::PersistWrite => "persist.write",
+            Reason::ExposedUntrustedDestination => "exposure.untrusted_destination",
+            Reason::ExposedSecretEgress => "exposure.secret_egress",
+            Reason::ExposedNetworkCode => "exposure.network_code",
+            Reason::ExposedRemoteShell => "exposure.remote_shell",
+            Reason::ExposedLibraryLoad => "exposure.library_load",
             Reason::ReviewAlways => "review.always",
             Reason::ProtectedPath => "builtin.protected_path",
             Reason::GuardCommand => "tamper.guard_command",

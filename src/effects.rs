@@ -89,7 +89,14 @@ pub fn fill_call_view(
     }
     view.prompts = store.prompts(session)?;
     view.origins = store.origins(session, keys)?;
-    if tool.is_some_and(|t| t.kind == crate::event::ToolKind::Shell) {
+    // Shell calls (uploads and runs of remembered files) and file reads (a downloaded file
+    // read exposes the session, `crate::policy::check::exposure`).
+    if tool.is_some_and(|t| {
+        matches!(
+            t.kind,
+            crate::event::ToolKind::Shell | crate::event::ToolKind::FileRead
+        )
+    }) {
         view.files = store.session_files(session, SESSION_FILES)?;
     }
     if view.session.tainted {
@@ -121,6 +128,7 @@ pub fn apply(store: &Store, session: &str, effects: &[Effect]) -> Result<Applied
                 source,
             } => store.record_values(session, values, *origin, source)?,
             Effect::Taint(reason) => store.taint(session, reason)?,
+            Effect::Expose(source) => store.expose(session, source)?,
             Effect::RecordFiles(files) => store.record_files(session, files)?,
             Effect::ConsumeApproval(id) => store.consume_approval(*id)?,
             Effect::Prune => out.pruned += store.prune()?,

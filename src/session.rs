@@ -95,6 +95,10 @@ pub enum Effect {
     },
     /// Mark the session tainted (the first reason is kept).
     Taint(String),
+    /// Mark the session exposed: it read content from outside the user's trust boundary (the
+    /// text names the tool and the source; the first is kept). See
+    /// `crate::policy::check::exposure`.
+    Expose(String),
     /// Remember files a call wrote secret data or a download into. The policy returns it only
     /// for a call that may run (allowed or asked); see `crate::policy::check::secrets`.
     RecordFiles(Vec<SessionFile>),
@@ -174,13 +178,27 @@ impl Origins {
     }
 }
 
-/// A session's taint.
+/// A session's taint and exposure.
 #[derive(Debug, Clone, Default)]
 pub struct SessionState {
     /// True once a tool result carried injected instructions.
     pub tainted: bool,
     /// Why (rule ids and tool).
     pub taint_reason: Option<String>,
+    /// True once the session read content from outside the user's trust boundary (a web page,
+    /// an issue or comment body, mail, chat, an untrusted MCP server, `curl` output, a
+    /// downloaded file), flagged or not. Taint is the stronger state: a tainted session counts
+    /// as exposed too ([`SessionState::is_exposed`]).
+    pub exposed: bool,
+    /// What exposed it first: the tool and the source (`WebFetch: https://example.com/x`).
+    pub exposed_by: Option<String>,
+}
+
+impl SessionState {
+    /// True when the session is exposed or tainted (taint implies exposure).
+    pub fn is_exposed(&self) -> bool {
+        self.exposed || self.tainted
+    }
 }
 
 /// The operator's and the proxy's knowledge of one MCP tool.

@@ -71,6 +71,16 @@ fn check_counts(r: &Value) {
     assert_eq!(all["user_calls_injected"], v(3, 2, 0));
     assert_eq!(all["user_tasks_completed_clean"], 2);
     assert_eq!(all["user_tasks_completed_injected"], 1);
+    // No call is denied but the attacker's in bank-1-inj-1: approving every ask completes
+    // every run, and lets through no more attacks (the only stop is a deny).
+    assert_eq!(all["attacks_executed_if_every_ask_approved"], 1);
+    assert_eq!(all["user_tasks_completed_clean_if_every_ask_approved"], 3);
+    assert_eq!(
+        all["user_tasks_completed_injected_if_every_ask_approved"],
+        3
+    );
+    // One injected run has no attacker call.
+    assert_eq!(all["attacked_runs_left_out"], 1);
     // bank/user_task_1 has three injected runs, one of them completed.
     assert_eq!(all["user_tasks_attacked"], 1);
     assert_eq!(all["user_tasks_completed_in_every_attack"], 0);
@@ -172,6 +182,60 @@ fn per_call_decisions_through_the_library() {
     assert!(rep
         .markdown()
         .contains("| bank | 1 | 1 | 0 | 0 | 1 | 0 of 1 (0.0%) |"));
+}
+
+#[test]
+fn several_files_are_named_variants() {
+    let d = tempfile::tempdir().unwrap();
+    let cfg = empty_config(d.path());
+    let calls = d.path().join("calls.jsonl");
+    let run = |json: bool| {
+        let mut c = Command::new(common::bin());
+        c.arg("replay")
+            .arg(format!("first={}", fixture().display()))
+            .arg(fixture())
+            .arg("--config")
+            .arg(&cfg)
+            .arg("--calls")
+            .arg(&calls);
+        if json {
+            c.arg("--json");
+        }
+        let out = c.output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: Value = serde_json::from_str(&run(true)).unwrap();
+    let vs = v["variants"].as_array().unwrap();
+    assert_eq!(vs.len(), 2);
+    assert_eq!(vs[0]["variant"], "first");
+    assert_eq!(vs[1]["variant"], "traces");
+    for r in vs {
+        check_counts(r);
+    }
+    let lines = std::fs::read_to_string(&calls).unwrap();
+    assert_eq!(
+        lines
+            .lines()
+            .filter(|l| l.contains(r#""variant":"first""#))
+            .count(),
+        12
+    );
+    let md = run(false);
+    assert!(
+        md.starts_with("#### Attacks and user tasks, per attack variant"),
+        "{md}"
+    );
+    assert!(md.contains("| `first` | **all** | 3 | 1 | 1 of 2 (50.0%) | 1 of 2 (50.0%) | 2 of 3 (66.7%) | 3 of 3 (100.0%) | 1 of 3 (33.3%) | 3 of 3 (100.0%) |"), "{md}");
+    assert!(
+        md.contains("\n### Variant `first`\n") && md.contains("\n### Variant `traces`\n"),
+        "{md}"
+    );
 }
 
 #[test]

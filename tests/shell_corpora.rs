@@ -5,6 +5,9 @@
 //! - GTFOBins: in a tainted session every one-liner of the functions that run code or move
 //!   data (shell, command, reverse-shell, bind-shell, upload, download, file-write,
 //!   library-load) must be asked or denied;
+//! - GTFOBins, after a web page that carries no marker (an exposed, untainted session): every
+//!   reverse-shell, bind-shell, upload, download and library-load one-liner must be asked or
+//!   denied; the shares of every function are printed, with the reasons;
 //! - tldr-pages: in a clean session at most 1 % of the everyday examples are asked or denied,
 //!   and each one is listed below with why; in a tainted session the share asked is printed by
 //!   reason.
@@ -202,6 +205,10 @@ const TLDR_CLEAN_EXCEPTIONS: &[(&str, &str)] = &[
         "right: installs a file as the user's crontab: persistence, asked",
     ),
     (
+        "tldr:linux:systemd-run:5",
+        "right: `systemd-run --on-calendar` installs a timer that runs the command again later (T1053.006): persistence, asked",
+    ),
+    (
         "tldr:common:gh-gpg-key:2",
         "right: uploads a file named like a private key (`id_ed25519`, not `.pub`) to GitHub",
     ),
@@ -261,6 +268,12 @@ fn corpus(rel: &str) -> Option<Vec<Value>> {
 /// The verdict and reason code of a shell call `cmd` in a clean or tainted session, with a
 /// project under `/home/dev/proj` and our own files where the installer puts them.
 fn decide(cmd: &str, tainted: bool) -> (Verdict, String) {
+    decide_in(cmd, tainted, false)
+}
+
+/// [`decide`] in a session that is also exposed (it read a web page nothing flagged) when
+/// `exposed`.
+fn decide_in(cmd: &str, tainted: bool, exposed: bool) -> (Verdict, String) {
     let cfg = intentshield::config::Config::default();
     let own = [
         "/home/dev/.local/share/intentshield",
@@ -285,6 +298,10 @@ fn decide(cmd: &str, tainted: bool) -> (Verdict, String) {
         view.session.tainted = true;
         view.session.taint_reason =
             Some("override.ignore_previous in the result of WebFetch".into());
+    }
+    if exposed {
+        view.session.exposed = true;
+        view.session.exposed_by = Some("WebFetch: https://blog.example.org/post".into());
     }
     let t = Tool::new("Bash", ToolKind::Shell, None, json!({ "command": cmd }));
     let e = intentshield::policy::pre_tool(&t, None, &view, &ctx);
@@ -388,6 +405,86 @@ fn gtfobins_code_and_data_moving_lines_are_stopped_in_a_tainted_session() {
         );
     }
     assert!(missed.is_empty(), "let through: {missed:#?}");
+}
+
+/// GTFOBins functions whose one-liners must be stopped in an exposed session (issue 10): the
+/// ones that move code or data over the network or load a library.
+const EXPOSED_STOPPED_FUNCTIONS: &[&str] = &[
+    "reverse-shell",
+    "bind-shell",
+    "upload",
+    "download",
+    "library-load",
+];
+
+#[test]
+fn gtfobins_network_and_library_lines_are_stopped_in_an_exposed_session() {
+    let Some(lines) = corpus("corpora-shell/gtfobins.jsonl") else {
+        return;
+    };
+    let mut per: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut by_reason: BTreeMap<String, usize> = BTreeMap::new();
+    let mut missed = Vec::new();
+    for v in &lines {
+        let f = v["function"].as_str().unwrap_or("");
+        let id = v["id"].as_str().unwrap_or("");
+        let cmd = v["command"].as_str().unwrap_or("");
+        let (verdict, code) = decide_in(cmd, false, true);
+        let e = per.entry(f.to_string()).or_default();
+        e.0 += 1;
+        if stopped(verdict) {
+            e.1 += 1;
+            if EXPOSED_STOPPED_FUNCTIONS.contains(&f) {
+                *by_reason.entry(format!("{verdict:?} {code}")).or_default() += 1;
+            }
+        } else if EXPOSED_STOPPED_FUNCTIONS.contains(&f) {
+            missed.push(format!("{id}: {cmd}"));
+        }
+    }
+    println!("gtfobins, exposed session (an unflagged web page read): stopped per function");
+    for (f, (n, s)) in &per {
+        println!(
+            "| {f} | {n} | {s} | {:.1} % |",
+            100.0 * *s as f64 / (*n).max(1) as f64
+        );
+    }
+    println!("reasons over the network and library-load functions:");
+    for (r, n) in &by_reason {
+        println!("| {r} | {n} |");
+    }
+    assert!(missed.is_empty(), "let through: {missed:#?}");
+    // The cost: everyday commands asked in an exposed session.
+    let Some(tldr) = corpus("corpora-shell/tldr.jsonl") else {
+        return;
+    };
+    let (mut total, mut n_clean, mut n_exposed) = (0usize, 0usize, 0usize);
+    let mut new_by_reason: BTreeMap<String, usize> = BTreeMap::new();
+    for v in &tldr {
+        let cmd = v["command"].as_str().unwrap_or("");
+        if not_a_command(cmd) {
+            continue;
+        }
+        total += 1;
+        let clean = stopped(decide(cmd, false).0);
+        let (ve, code) = decide_in(cmd, false, true);
+        n_clean += usize::from(clean);
+        if stopped(ve) {
+            n_exposed += 1;
+            if !clean && ve == Verdict::Deny {
+                println!("new deny: {} {code} {cmd}", v["id"].as_str().unwrap_or(""));
+            }
+            if !clean {
+                *new_by_reason.entry(format!("{ve:?} {code}")).or_default() += 1;
+            }
+        }
+    }
+    println!(
+        "tldr, exposed session: {n_exposed} of {total} asked or denied ({:.1} %; clean {n_clean})",
+        100.0 * n_exposed as f64 / total.max(1) as f64
+    );
+    for (r, n) in &new_by_reason {
+        println!("| new: {r} | {n} |");
+    }
 }
 
 #[test]

@@ -384,8 +384,17 @@ impl Shared {
                 .ok()
                 .and_then(|d| crate::pause::active(&d, crate::state::now())),
         };
-        let e = policy::pre_tool(call, Some(facts), &view, &ctx);
+        let mut e = policy::pre_tool(call, Some(facts), &view, &ctx);
         if session.is_some() {
+            // The result of a call that runs exposes the session when this server's content is
+            // outside the trust boundary (as the hook's post-tool event does; the proxy knows
+            // the session only here).
+            if e.decision.verdict != Verdict::Deny {
+                let trust = &self.config.exposure;
+                if let Some(src) = crate::policy::check::exposure::source(call, trust, &ctx.paths) {
+                    e.effects.push(crate::session::Effect::Expose(src));
+                }
+            }
             effects::apply(&store, &session_id, &e.effects)?;
         }
         Ok(e.decision)

@@ -44,6 +44,8 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         .map(|v| (v.text, v.kind))
         .collect();
     let name = tool.display_name();
+    // Content from outside the user's trust boundary exposes the session, flagged or not.
+    let exposed = super::check::exposure::source(tool, &ctx.config.exposure, &ctx.paths);
     if report.flagged {
         let mut families: Vec<&str> = report.findings.iter().map(|f| f.family).collect();
         families.dedup();
@@ -63,6 +65,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
             origin: Origin::Output,
             source: name.clone(),
         });
+        effects.extend(exposed.map(Effect::Expose));
         let mut d = Decision::new(
             Verdict::Allow,
             Reason::OutputInjected,
@@ -88,17 +91,24 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         };
     }
     let n = vals.len();
+    let note = if exposed.is_some() {
+        "; session exposed"
+    } else {
+        ""
+    };
+    let mut effects = vec![Effect::RecordValues {
+        values: vals,
+        origin: Origin::Output,
+        source: name.clone(),
+    }];
+    effects.extend(exposed.map(Effect::Expose));
     Evaluation {
         decision: Decision::new(
             Verdict::Allow,
             Reason::OutputRecorded,
-            format!("result of {name} recorded ({n} values)"),
+            format!("result of {name} recorded ({n} values){note}"),
         ),
-        effects: vec![Effect::RecordValues {
-            values: vals,
-            origin: Origin::Output,
-            source: name,
-        }],
+        effects,
     }
 }
 

@@ -31,6 +31,31 @@
 //! - package lifecycle scripts (`package.json` `scripts.preinstall|install|postinstall|
 //!   prepare|prepublish|...`, `.npmrc`/`.yarnrc` `script-shell`/`node-options`/`yarnPath`,
 //!   `npm pkg set scripts.postinstall=…`): npm-scripts(7), T1195.002;
+//! - shell aliases and login/logout files (`~/.bash_aliases`, `~/.bash_login`,
+//!   `~/.bash_logout`, `~/.zlogin`, `~/.zlogout`) and direnv's `.envrc` (run on `cd` into
+//!   the folder): T1546.004;
+//! - language start-up hooks (`site-packages/*.pth` and `usercustomize.py`/`sitecustomize.py`
+//!   run by every Python start, Python's `site` documentation; `~/.pythonrc(.py)`, the usual
+//!   `PYTHONSTARTUP` file; Ruby's `~/.irbrc`, `~/.pryrc`): T1546.018 (Python startup hooks);
+//! - build and tool configuration that names programs to run (`~/.cargo/config.toml` and a
+//!   project's `.cargo/config.toml`: `build.rustc-wrapper`, `target.*.runner`, The Cargo Book
+//!   "Configuration"; `~/.cargo/bin/**`, first on PATH for Rust users; `~/.gradle/init.d/**`
+//!   and `~/.gradle/init.gradle`, Gradle init scripts run by every build; `~/.aws/config`
+//!   `credential_process`, AWS CLI "Sourcing credentials with an external process";
+//!   `~/.wgetrc`, `~/.curlrc`, which change what every download does): T1546;
+//! - editors and terminal tools that run their configuration (`~/.vimrc`, `~/.exrc`,
+//!   `~/.vim/**`, `~/.config/nvim/**`, `~/.emacs`, `~/.emacs.d/**`, `~/.config/emacs/**`,
+//!   `~/.tmux.conf`, `~/.config/tmux/**`, `~/.screenrc`, `~/.gdbinit`, `~/.config/gdb/**`):
+//!   T1546 (event-triggered execution), each tool's documented start-up file;
+//! - desktop entries (`~/.local/share/applications/*.desktop`): they name the program run when
+//!   a file type or URL is opened, T1546.001 (change default file association);
+//! - `git config` of a key git runs or that redirects it (`url.*.insteadOf`,
+//!   `url.*.pushInsteadOf`, `core.hooksPath`, `core.pager`, `core.editor`, `core.sshCommand`,
+//!   `credential.helper`, `filter.*`, `diff.*.textconv`, `gpg.program`, `!` aliases), in any
+//!   scope (git-config(1)); the command a value runs is analysed too, so a dangerous one meets
+//!   its own rule;
+//! - `systemd-run` timers (`--on-calendar`, `--on-active`, `--on-boot`…) and `loginctl
+//!   enable-linger` (user services kept running after logout): T1053.006;
 //! - everyday files that still steer later runs, asked about only in a tainted session (so the
 //!   clean-session corpus stays quiet): agent instructions (`AGENTS.md`, `CLAUDE.md`,
 //!   `GEMINI.md`: edited by people and agents every day, but an injected session writing them
@@ -68,6 +93,14 @@ pub enum PersistKind {
     AgentRules,
     /// Package lifecycle scripts.
     PackageScripts,
+    /// Language start-up hooks (Python `.pth`, `sitecustomize`, `PYTHONSTARTUP`, `.irbrc`).
+    LanguageStartup,
+    /// Build and tool configuration that names programs to run (cargo, gradle, AWS CLI).
+    ToolConfig,
+    /// Editors and terminal tools that run their configuration (vim, emacs, tmux, gdb).
+    EditorConfig,
+    /// Desktop entries naming the program a file type or URL opens with.
+    DesktopEntry,
     /// Agent instruction files (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`): tainted sessions only.
     AgentInstructions,
     /// `.pre-commit-config.yaml`: tainted sessions only.
@@ -89,6 +122,10 @@ impl PersistKind {
             PersistKind::EditorTasks => "persist.editor_tasks",
             PersistKind::AgentRules => "persist.agent_rules",
             PersistKind::PackageScripts => "persist.package_scripts",
+            PersistKind::LanguageStartup => "persist.language_startup",
+            PersistKind::ToolConfig => "persist.tool_config",
+            PersistKind::EditorConfig => "persist.editor_config",
+            PersistKind::DesktopEntry => "persist.desktop_entry",
             PersistKind::AgentInstructions => "persist.agent_instructions",
             PersistKind::PreCommit => "persist.pre_commit",
         }
@@ -108,6 +145,10 @@ impl PersistKind {
             PersistKind::EditorTasks => "an editor task or run configuration",
             PersistKind::AgentRules => "an agent rule, hook, skill or command",
             PersistKind::PackageScripts => "a package lifecycle script",
+            PersistKind::LanguageStartup => "a language start-up hook",
+            PersistKind::ToolConfig => "build or tool configuration that names programs to run",
+            PersistKind::EditorConfig => "an editor or terminal tool's start-up configuration",
+            PersistKind::DesktopEntry => "a desktop entry (the program a file or URL opens with)",
             PersistKind::AgentInstructions => "agent instructions",
             PersistKind::PreCommit => "pre-commit hooks",
         }
@@ -157,6 +198,38 @@ const HOME_TARGETS: &[(&str, PersistKind)] = &[
     (".config/autostart/", PersistKind::Autostart),
     (".local/bin/", PersistKind::UserBin),
     ("bin/", PersistKind::UserBin),
+    (".cargo/bin/", PersistKind::UserBin),
+    (".bash_aliases", PersistKind::ShellStartup),
+    (".zsh_aliases", PersistKind::ShellStartup),
+    (".pythonrc", PersistKind::LanguageStartup),
+    (".pythonrc.py", PersistKind::LanguageStartup),
+    (".pythonstartup", PersistKind::LanguageStartup),
+    (".irbrc", PersistKind::LanguageStartup),
+    (".pryrc", PersistKind::LanguageStartup),
+    (".cargo/config.toml", PersistKind::ToolConfig),
+    (".cargo/config", PersistKind::ToolConfig),
+    (".gradle/init.d/", PersistKind::ToolConfig),
+    (".gradle/init.gradle", PersistKind::ToolConfig),
+    (".gradle/init.gradle.kts", PersistKind::ToolConfig),
+    (".aws/config", PersistKind::ToolConfig),
+    (".wgetrc", PersistKind::ToolConfig),
+    (".curlrc", PersistKind::ToolConfig),
+    (".config/curlrc", PersistKind::ToolConfig),
+    (".vimrc", PersistKind::EditorConfig),
+    (".gvimrc", PersistKind::EditorConfig),
+    (".exrc", PersistKind::EditorConfig),
+    (".vim/", PersistKind::EditorConfig),
+    (".config/nvim/", PersistKind::EditorConfig),
+    (".emacs", PersistKind::EditorConfig),
+    (".emacs.el", PersistKind::EditorConfig),
+    (".emacs.d/", PersistKind::EditorConfig),
+    (".config/emacs/", PersistKind::EditorConfig),
+    (".tmux.conf", PersistKind::EditorConfig),
+    (".config/tmux/", PersistKind::EditorConfig),
+    (".screenrc", PersistKind::EditorConfig),
+    (".gdbinit", PersistKind::EditorConfig),
+    (".config/gdb/", PersistKind::EditorConfig),
+    (".local/share/applications/", PersistKind::DesktopEntry),
 ];
 
 /// System-wide targets (absolute).
@@ -207,7 +280,20 @@ const PROJECT_TARGETS: &[(&str, PersistKind)] = &[
     ("CLAUDE.local.md", PersistKind::AgentInstructions),
     ("GEMINI.md", PersistKind::AgentInstructions),
     (".pre-commit-config.yaml", PersistKind::PreCommit),
+    (".cargo/config.toml", PersistKind::ToolConfig),
+    (".cargo/config", PersistKind::ToolConfig),
+    (".envrc", PersistKind::ShellStartup),
+    (".git/config", PersistKind::GitConfig),
 ];
+
+/// True for a Python start-up hook anywhere (a virtual environment's too): a `.pth` file in a
+/// `site-packages`/`dist-packages` folder (its `import` lines run at every start), or a
+/// `sitecustomize.py`/`usercustomize.py` (Python's `site` module documentation).
+fn python_startup(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let in_site = path.contains("/site-packages/") || path.contains("/dist-packages/");
+    (in_site && name.ends_with(".pth")) || matches!(name, "sitecustomize.py" | "usercustomize.py")
+}
 
 /// The persistence kind of a write to `p` (resolved against the call's folder and home), if it
 /// is one. `package.json` and `.npmrc` count only by what is written ([`text_persists`]).
@@ -229,6 +315,9 @@ pub fn target_kind(paths: &PathContext, p: &str) -> Option<PersistKind> {
                 }
             }
         }
+    }
+    if python_startup(&s) {
+        return Some(PersistKind::LanguageStartup);
     }
     for (t, k) in PROJECT_TARGETS {
         let hit = if let Some(dir) = t.strip_suffix('/') {
@@ -329,6 +418,16 @@ pub fn text_persists(file: &str, text: &str, before: &str) -> bool {
 /// enable|link|edit|preset`, `launchctl load|bootstrap|submit`, `npm pkg set
 /// scripts.postinstall=…`.
 pub fn command_persists(c: &SimpleCommand) -> Option<PersistKind> {
+    // `systemd-run [--user] --on-calendar=… CMD` is a wrapper: the timer is in its options.
+    let timer = c
+        .wrapper_words
+        .iter()
+        .skip_while(|w| crate::shell::basename_of(w) != "systemd-run")
+        .take_while(|w| w.starts_with('-') || crate::shell::basename_of(w) == "systemd-run")
+        .any(|w| w.starts_with("--on-"));
+    if timer {
+        return Some(PersistKind::Systemd);
+    }
     let a: Vec<&str> = c.args.iter().map(String::as_str).collect();
     match c.program.as_str() {
         "crontab" => {
@@ -348,10 +447,22 @@ pub fn command_persists(c: &SimpleCommand) -> Option<PersistKind> {
                 .any(|w| matches!(*w, "enable" | "link" | "edit" | "preset" | "reenable"));
             (user && installs).then_some(PersistKind::Systemd)
         }
+        // A timer (`--on-calendar`, `--on-active`, `--on-boot`, `--on-startup`,
+        // `--on-unit-active`, `--on-unit-inactive`) runs the command later, again.
+        "systemd-run" => a
+            .iter()
+            .any(|w| w.starts_with("--on-"))
+            .then_some(PersistKind::Systemd),
+        "loginctl" => a
+            .first()
+            .is_some_and(|s| *s == "enable-linger")
+            .then_some(PersistKind::Systemd),
         "launchctl" => a
             .first()
             .is_some_and(|s| matches!(*s, "load" | "bootstrap" | "submit" | "enable"))
             .then_some(PersistKind::Launchd),
+        // `git config KEY VALUE` of a key git runs or that redirects it, in any scope.
+        "git" => c.git_config_write().map(|_| PersistKind::GitConfig),
         "npm" | "pnpm" => {
             let sets = a.windows(2).any(|w| w[0] == "pkg" && w[1] == "set");
             let lifecycle = a.iter().any(|w| {
@@ -460,7 +571,8 @@ pub fn check(
         }
         for c in a.all_commands() {
             if let Some(k) = command_persists(c) {
-                found = Some((k, c.program.clone()));
+                let what = c.git_config_write().unwrap_or_else(|| c.program.clone());
+                found = Some((k, what));
                 break;
             }
         }

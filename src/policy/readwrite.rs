@@ -375,20 +375,14 @@ pub fn secret_reads(
             if let Some(a) = sh {
                 // Only content the command shows: a key handed to the program that uses it
                 // (`openvpn --secret KEY`, `step … root-ca.key`) is everyday work.
-                for r in a
-                    .secret_flows(&|_| None)
-                    .reads
-                    .into_iter()
-                    .filter(|r| r.shown)
-                    .take(256)
-                {
+                for r in a.plain_flows().reads.iter().filter(|r| r.shown).take(256) {
                     let k = if r.path.contains(['*', '?', '[']) {
                         Some(r.kind)
                     } else {
                         shell::secret_kind(&home_form(&r.path)).or(Some(r.kind))
                     };
                     if let Some(k) = k {
-                        out.push((r.word, k));
+                        out.push((r.word.clone(), k));
                     }
                 }
             }

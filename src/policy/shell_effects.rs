@@ -43,7 +43,12 @@ pub fn always(tool: &Tool, a: &Analysis, paths: &PathContext) -> Vec<Decision> {
             .evidence(what),
         );
     }
-    if let Some(v) = a.all_commands().iter().find_map(|c| c.git_hidden_runner()) {
+    let hidden = a
+        .all_commands()
+        .iter()
+        .find_map(|c| c.git_hidden_runner())
+        .or_else(|| a.git_config_runs_now());
+    if let Some(v) = hidden {
         out.push(
             Decision::new(
                 Verdict::Deny,
@@ -341,6 +346,13 @@ fn catastrophic(a: &Analysis, cmd: &str, roots: &Roots) -> Option<String> {
                 c.program
             ));
         }
+        // A recursive delete in inline code (`shutil.rmtree`, `fs.rmSync(…, {recursive})`,
+        // Perl's `rmtree`, Ruby's `FileUtils.rm_rf`) of a root.
+        if let Some((call, t)) = inline_delete_target(&code.code) {
+            if let Some(w) = c.dir.locate(&t).and_then(|l| roots.root(&l, true)) {
+                return Some(format!("{w} ({} {call})", c.program));
+            }
+        }
     }
     for c0 in a.all_commands() {
         let split = ifs_split(c0);
@@ -356,7 +368,16 @@ fn catastrophic(a: &Analysis, cmd: &str, roots: &Roots) -> Option<String> {
 /// True when a `find` expression selects entries (`-name`, `-type`, `-newer`, `-o`…): only
 /// `-delete` and traversal options (`-depth`, `-maxdepth`, `-xdev`) select everything.
 fn find_filters(c: &SimpleCommand) -> bool {
+    let mut in_exec = false;
     c.args.iter().any(|a| {
+        if in_exec {
+            in_exec = !matches!(a.as_str(), ";" | "+" | "\\;");
+            return false;
+        }
+        if matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            in_exec = true;
+            return false;
+        }
         (a.starts_with('-') || matches!(a.as_str(), "!" | "(" | ","))
             && !matches!(
                 a.as_str(),
@@ -394,9 +415,136 @@ fn long_flag(c: &SimpleCommand, f: &str) -> bool {
         .any(|a| a == f || a.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
 }
 
+/// A root written with an expansion that resolves to it: `${HOME:-/}`, `${HOME:?}`,
+/// `${HOME:=…}` read `$HOME` (set in any session), `$PWD`/`${PWD}` (and `$(pwd)`, which the
+/// analysis reads `$PWD`) the directory the command runs in.
+fn dynamic_root(raw: &str) -> String {
+    let raw = raw.trim();
+    for var in ["HOME", "PWD"] {
+        let open = format!("${{{var}");
+        if let Some(rest) = raw.strip_prefix(&open) {
+            let Some(close) = rest.find('}') else { break };
+            let modifier = &rest[..close];
+            let resolves = modifier.is_empty()
+                || [":-", ":?", ":=", "-", "?", "="]
+                    .iter()
+                    .any(|m| modifier.starts_with(m));
+            if resolves {
+                let tail = &rest[close + 1..];
+                return match var {
+                    "HOME" => format!("$HOME{tail}"),
+                    _ => format!(".{tail}"),
+                };
+            }
+        }
+    }
+    if let Some(tail) = raw.strip_prefix("$PWD") {
+        if !tail.starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_') {
+            return format!(".{tail}");
+        }
+    }
+    raw.to_string()
+}
+
+/// The command `find … -exec PROGRAM …` runs deletes what it finds (`rm`, `shred`, `unlink`,
+/// `rmdir`, `srm`, `wipe`, `trash`).
+fn find_exec_deletes(c: &SimpleCommand) -> bool {
+    c.args.windows(2).any(|w| {
+        matches!(w[0].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
+            && matches!(
+                w[1].rsplit('/').next().unwrap_or(""),
+                "rm" | "shred" | "unlink" | "rmdir" | "srm" | "wipe" | "trash" | "trash-put"
+            )
+    })
+}
+
+/// The operand of `code`'s first call of one of `calls` (its text up to `,` or `)`), read as
+/// a path: a string literal, or the home folder by API (`os.path.expanduser("~")`,
+/// `Path.home()`, `os.homedir()`, `$ENV{HOME}`, `ENV["HOME"]`, `process.env.HOME`).
+fn inline_delete_target(code: &str) -> Option<(String, String)> {
+    const CALLS: &[&str] = &[
+        "rmtree(",
+        "removedirs(",
+        "rmSync(",
+        "rmdirSync(",
+        "fs.rm(",
+        "fs.rmdir(",
+        "promises.rm(",
+        "remove_tree(",
+        "rm_rf(",
+        "rm_r(",
+        "remove_dir(",
+        "remove_entry_secure(",
+        "remove_dir_all(",
+        "emptyDirSync(",
+        "removeSync(",
+    ];
+    let code = &code[..code.len().min(64 * 1024)];
+    for call in CALLS {
+        let mut from = 0;
+        while let Some(i) = code[from..].find(call) {
+            let start = from + i + call.len();
+            from = start;
+            let arg = &code[start..];
+            let mut depth = 0i32;
+            let mut end = arg.len();
+            for (k, ch) in arg.char_indices() {
+                match ch {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' if depth == 0 => {
+                        end = k;
+                        break;
+                    }
+                    ')' | ']' | '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        end = k;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let a = arg[..end].trim();
+            let compact: String = a.chars().filter(|ch| !ch.is_whitespace()).collect();
+            let home_api = [
+                "expanduser(\"~\")",
+                "expanduser('~')",
+                "Path.home()",
+                "homedir()",
+                "$ENV{HOME}",
+                "$ENV{'HOME'}",
+                "$ENV{\"HOME\"}",
+                "ENV[\"HOME\"]",
+                "ENV['HOME']",
+                "Dir.home",
+                "process.env.HOME",
+                "environ[\"HOME\"]",
+                "environ['HOME']",
+                "getenv(\"HOME\")",
+                "getenv('HOME')",
+            ];
+            let path = if home_api.iter().any(|h| compact.ends_with(h)) {
+                Some("~".to_string())
+            } else {
+                let lit = compact
+                    .strip_prefix(['"', '\''])
+                    .and_then(|x| x.strip_suffix(['"', '\'']));
+                lit.filter(|l| !l.contains(['"', '\'', '+', '$']) || *l == "$HOME")
+                    .map(|l| {
+                        l.strip_prefix("~/")
+                            .map_or(l.to_string(), |r| format!("~/{r}"))
+                    })
+            };
+            if let Some(p) = path {
+                return Some((call.trim_end_matches('(').to_string(), p));
+            }
+        }
+    }
+    None
+}
+
 fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
     let p = c.program.as_str();
-    let locate = |raw: &str| c.dir.locate(raw);
+    let locate = |raw: &str| c.dir.locate(&dynamic_root(raw));
     // Disks and file systems.
     // Content written to a disk device (not `rm`/`touch`/`chmod` of its node).
     let content_writer = matches!(
@@ -494,9 +642,13 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
     }
     // Recursive deletion.
     let deletes = match p {
-        "rm" | "srm" => short_flag(c, 'r') || short_flag(c, 'R') || long_flag(c, "--recursive"),
+        "rm" | "srm" | "wipe" => {
+            short_flag(c, 'r') || short_flag(c, 'R') || long_flag(c, "--recursive")
+        }
         "shred" => short_flag(c, 'r') || short_flag(c, 'R'),
-        "find" => c.args.iter().any(|x| x == "-delete") && !find_filters(c),
+        "find" => {
+            (c.args.iter().any(|x| x == "-delete") || find_exec_deletes(c)) && !find_filters(c)
+        }
         _ => false,
     };
     if deletes {
@@ -508,6 +660,29 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
         for t in targets {
             if let Some(w) = locate(&t).and_then(|l| roots.root(&l, true)) {
                 return Some(w);
+            }
+        }
+    }
+    // Files destroyed one by one: the contents of a root (`shred -u ~/*`, `truncate -s0 ~/*`,
+    // `wipe ~/*`), or a root archived and removed (`tar --remove-files`, `zip -m`, `7z -sdel`).
+    let size_zero = p == "truncate"
+        && c.args.windows(2).any(|w| {
+            matches!(w[0].as_str(), "-s" | "--size") && w[1].trim_start_matches(['<', '%']) == "0"
+        })
+        || c.args.iter().any(|x| x == "-s0" || x == "--size=0");
+    let destroys_files = matches!(p, "shred" | "srm" | "wipe") || size_zero;
+    let moves_away = (matches!(p, "tar" | "bsdtar" | "gtar") && long_flag(c, "--remove-files"))
+        || (p == "zip" && (short_flag(c, 'm') || long_flag(c, "--move")))
+        || (matches!(p, "7z" | "7za" | "7zz") && c.args.iter().any(|x| x == "-sdel"));
+    if destroys_files || moves_away {
+        let ops = c.operands();
+        let skip = usize::from(p == "zip" || p.starts_with("7z"));
+        for t in ops.iter().skip(skip) {
+            let contents = t.ends_with("/*") || t.ends_with("/.*") || *t == "*";
+            if (moves_away || contents) && !t.starts_with("/dev/") {
+                if let Some(w) = locate(t).and_then(|l| roots.root(&l, true)) {
+                    return Some(format!("{w} ({p})"));
+                }
             }
         }
     }
@@ -1352,6 +1527,15 @@ fn walk_runtime(a: &Analysis, owned_by_runner: bool, out: &mut Vec<Runtime>) {
                         decoded_does: None,
                     });
                 }
+            }
+            // Code bash (or git) evaluates from text built at run time: a substitution's
+            // output in an array subscript or a kept command line (`trap "$(…)" EXIT`).
+            if let Some(w) = c.evaluates_unseen() {
+                out.push(Runtime {
+                    what: format!("code evaluated from text built at run time: {w}"),
+                    decoded: None,
+                    decoded_does: None,
+                });
             }
             // A program name computed at run time.
             let argv0 = c.argv0.as_str();

@@ -341,7 +341,7 @@ fn clean_outputs_record_their_values_as_output() {
             "an address in a clean result",
             mcp("mail", "read_inbox", json!({})),
             "Meeting moved to 3pm, write to carol@partner.invalid",
-            "result of mail/read_inbox recorded (2 values)",
+            "result of mail/read_inbox recorded (2 values); session exposed",
             pairs(&[
                 ("carol@partner.invalid", kind::EMAIL),
                 ("partner.invalid", kind::HOST),
@@ -351,7 +351,7 @@ fn clean_outputs_record_their_values_as_output() {
             "values the call itself carried are not the output's",
             mcp("mail", "search", json!({"query": "carol@partner.invalid"})),
             "1 message from carol@partner.invalid",
-            "result of mail/search recorded (0 values)",
+            "result of mail/search recorded (0 values); session exposed",
             Vec::new(),
         ),
         (
@@ -373,6 +373,8 @@ fn clean_outputs_record_their_values_as_output() {
         assert!(e.decision.context.is_none(), "{what}");
         assert!(e.decision.replace_output.is_none(), "{what}");
         let mut got = e.effects.clone();
+        // An MCP server not marked trusted exposes the session (`check::exposure`).
+        got.retain(|e| !matches!(e, Effect::Expose(_)));
         // The order of values is the extractor's; compare as sets.
         if let Some(Effect::RecordValues { values, .. }) = got.get_mut(0) {
             values.sort();
@@ -487,8 +489,13 @@ fn injected_outputs_taint_the_session() {
                 "{what}"
             );
         }
-        // Taint first, then the injected values, then the plain ones.
-        assert_eq!(e.effects.len(), 3, "{what}: {:?}", e.effects);
+        // Taint first, then the injected values, then the plain ones, then the exposure (mail
+        // is outside the trust boundary, flagged or not).
+        assert_eq!(e.effects.len(), 4, "{what}: {:?}", e.effects);
+        assert!(
+            matches!(&e.effects[3], Effect::Expose(s) if s.starts_with("mail/read_inbox")),
+            "{what}"
+        );
         assert_eq!(
             e.effects[0],
             Effect::Taint(format!(

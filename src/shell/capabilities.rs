@@ -1056,9 +1056,29 @@ pub(super) fn lookup(program: &str) -> Option<&'static Cap> {
 }
 
 fn exact(program: &str) -> Option<&'static Cap> {
-    CAPS.binary_search_by(|c| c.program.cmp(program))
+    // Asked for every command several times per call: the entries that share the name's
+    // first byte (found by an index built once), then a binary search among them.
+    let first = *program.as_bytes().first()?;
+    let index = FIRST_BYTE.get_or_init(|| {
+        let mut starts = [0u16; 257];
+        for (b, start) in starts.iter_mut().enumerate() {
+            let n = CAPS.partition_point(|c| {
+                usize::from(c.program.as_bytes().first().copied().unwrap_or(0)) < b
+            });
+            *start = u16::try_from(n).unwrap_or(u16::MAX);
+        }
+        starts
+    });
+    let lo = usize::from(index[usize::from(first)]);
+    let hi = usize::from(index[usize::from(first) + 1]);
+    let bucket = CAPS.get(lo..hi)?;
+    bucket
+        .binary_search_by(|c| {
+            let rest = c.program.as_bytes().get(1..).unwrap_or(&[]);
+            rest.cmp(program.as_bytes().get(1..).unwrap_or(&[]))
+        })
         .ok()
-        .and_then(|i| CAPS.get(i))
+        .and_then(|i| bucket.get(i))
 }
 
 /// Other names of interpreters and shells: a package's alternative name (`nodejs`, `pypy3`)
@@ -1104,6 +1124,10 @@ fn alternative(program: &str) -> Option<&'static Cap> {
     }
     None
 }
+
+/// For each first byte `b`, where the entries starting with `b` begin in [`CAPS`] (sorted by
+/// name); entry 256 is the table's length.
+static FIRST_BYTE: std::sync::OnceLock<[u16; 257]> = std::sync::OnceLock::new();
 
 /// How `program`'s options read up to the command it runs, when it is a wrapper.
 pub(super) fn wrap_spec(program: &str) -> Option<WrapSpec> {
@@ -1247,6 +1271,26 @@ mod tests {
 mod lists {
     use super::*;
     use crate::shell::programs::{SHELLS, STDIN_SCRIPTS};
+
+    /// The bucketed lookup finds every entry, and only names the table has.
+    #[test]
+    fn lookup_finds_every_entry_and_nothing_else() {
+        for c in CAPS {
+            assert_eq!(lookup(c.program).map(|x| x.program), Some(c.program));
+            let longer = format!("{}x", c.program);
+            assert_eq!(
+                lookup(&longer).map(|x| x.program),
+                CAPS.iter().find(|e| e.program == longer).map(|e| e.program)
+            );
+        }
+        for p in ["", "a", "zzzz", "\u{e9}", "~", "git2", "Git"] {
+            assert_eq!(
+                lookup(p).map(|x| x.program),
+                CAPS.iter().find(|e| e.program == p).map(|e| e.program),
+                "{p}"
+            );
+        }
+    }
 
     #[test]
     fn the_parsers_lists_agree_with_the_table() {

@@ -115,18 +115,50 @@ impl SimpleCommand {
     /// value that names it. A known tool (`core.pager=less`, `core.sshCommand="ssh -i KEY"`)
     /// is not returned: what it does is analysed like any command.
     pub fn git_hidden_runner(&self) -> Option<String> {
-        git_runs(self).into_iter().find(|v| {
-            let a = super::analyze(v);
-            let cmds = a.all_commands();
-            cmds.is_empty()
-                || a.unanalysable.is_some()
-                || cmds.iter().any(|x| {
-                    x.computed_program
-                        || super::inline::is_shell(&x.program)
-                        || x.is_interpreter()
-                        || super::capabilities::lookup(&x.program).is_none()
-                })
+        git_runs(self).into_iter().find(|v| hidden_runner(v))
+    }
+}
+
+/// True when the command line `v` runs a shell, an interpreter, a program the capability
+/// table does not know, or cannot be analysed.
+fn hidden_runner(v: &str) -> bool {
+    let a = super::analyze(v);
+    let cmds = a.all_commands();
+    cmds.is_empty()
+        || a.unanalysable.is_some()
+        || cmds.iter().any(|x| {
+            x.computed_program
+                || super::inline::is_shell(&x.program)
+                || x.is_interpreter()
+                || super::capabilities::lookup(&x.program).is_none()
         })
+}
+
+impl super::Analysis {
+    /// A `git config KEY VALUE` of a key git runs, followed in the same line by a git command
+    /// that runs it now (the alias called, or any git command for the other keys), whose value
+    /// is a shell, an interpreter or a program the table does not know: the same as
+    /// `git -c KEY=VALUE` on that command ([`SimpleCommand::git_hidden_runner`]).
+    pub fn git_config_runs_now(&self) -> Option<String> {
+        let cmds = self.all_commands();
+        for (i, c) in cmds.iter().enumerate() {
+            let Some(v) = c.git_config_command() else {
+                continue;
+            };
+            let Some((key, _)) = c.git_config_set() else {
+                continue;
+            };
+            let alias = key.strip_prefix("alias.");
+            let used = cmds[i + 1..].iter().any(|x| {
+                x.program == "git"
+                    && x.git_sub() != Some("config")
+                    && alias.is_none_or(|a| x.git_sub().is_some_and(|s| s.eq_ignore_ascii_case(a)))
+            });
+            if used && hidden_runner(&v) {
+                return Some(v);
+            }
+        }
+        None
     }
 }
 
@@ -153,6 +185,8 @@ pub(super) fn command_scripts(c: &SimpleCommand) -> Vec<String> {
             out.extend(option_values(&c.args, &["-u"]));
         }
         out.extend(git_runs(c));
+        // `git config KEY VALUE` of a key git runs: the command it will run later.
+        out.extend(c.git_config_command());
     }
     if matches!(p, "ssh" | "scp" | "sftp") {
         for v in option_values(&c.args, &["-o"]) {
@@ -292,6 +326,28 @@ mod git_runner_tests {
             "git status",
         ] {
             assert_eq!(runner(line), None, "{line}");
+        }
+    }
+
+    /// A code key set by `git config` and used by a later git command of the same line runs
+    /// now, as `git -c` would.
+    #[test]
+    fn git_config_then_used_in_the_line() {
+        for line in [
+            "git config --local alias.todo '!sh tools/.todo.sh' && git todo",
+            "git config alias.t '!python3 x.py'; git t",
+            "git config core.fsmonitor .github/fsm.sh && git status",
+            "git config --global core.pager 'bash -c id' && git log",
+        ] {
+            assert!(analyze(line).git_config_runs_now().is_some(), "{line}");
+        }
+        for line in [
+            "git config alias.todo '!sh tools/.todo.sh'",
+            "git config alias.todo '!sh x.sh' && git status",
+            "git config core.pager less && git log",
+            "git config core.editor vim && git commit",
+        ] {
+            assert_eq!(analyze(line).git_config_runs_now(), None, "{line}");
         }
     }
 }

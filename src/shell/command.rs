@@ -55,6 +55,9 @@ pub struct SimpleCommand {
     /// True when `parallel` runs this command: its `:::` value lists were appended to the
     /// arguments.
     pub parallel: bool,
+    /// The wrapper words before the program with their options, as read (`sudo -u x`,
+    /// `systemd-run --user --on-calendar=hourly`); empty when no wrapper runs it.
+    pub wrapper_words: Vec<String>,
 }
 
 /// Where a command runs, as far as the `cd`/`pushd` commands before it in the same line show
@@ -291,6 +294,13 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
         }
         i = j;
     }
+    c.wrapper_words = words
+        .iter()
+        .take(i)
+        .skip(c.env.len())
+        .take(32)
+        .map(|(w, _)| w.clone())
+        .collect();
     c.argv0 = words.get(i).map(|(w, _)| w.clone()).unwrap_or_default();
     c.program = basename(&c.argv0).to_string();
     c.args = words.iter().skip(i + 1).map(|(w, _)| w.clone()).collect();

@@ -109,7 +109,7 @@ impl Analysis {
         // The same through the line's flows: a name the downloader computes (`wget URL`,
         // `curl -O`), a file a later command of its pipe writes (`curl … | base64 -d > F`),
         // an archive downloaded then extracted.
-        let flows = self.secret_flows(&|_| None);
+        let flows = self.plain_flows();
         let same = |a: &str, b: &str| a.trim_start_matches("./") == b.trim_start_matches("./");
         for r in &flows.runs {
             if let Some(d) = flows.downloads.iter().find(|d| same(d, r)) {
@@ -169,38 +169,29 @@ impl Analysis {
             "qwen",
             "crush",
         ];
+        // Package runners that start what they are given.
+        const RUNNERS: &[&str] = &["npx", "bunx", "pnpm", "yarn", "uvx", "pipx", "node", "deno"];
         for c in self.all_commands() {
-            let mut words: Vec<&str> = vec![c.program.as_str()];
-            words.extend(c.args.iter().map(String::as_str));
             // The agent is the program itself, or what a package runner starts
             // (`npx @anthropic-ai/claude-code`, `bunx`, `pnpm dlx`, `uvx`...).
-            const RUNNERS: &[&str] =
-                &["npx", "bunx", "pnpm", "yarn", "uvx", "pipx", "node", "deno"];
-            let launched: Vec<&str> = if RUNNERS.contains(&c.program.as_str()) {
+            let launched: Option<&str> = if RUNNERS.contains(&c.program.as_str()) {
                 c.args
                     .iter()
-                    .filter(|a| {
-                        !a.starts_with('-') && !matches!(a.as_str(), "dlx" | "exec" | "run")
-                    })
-                    .take(1)
+                    .find(|a| !a.starts_with('-') && !matches!(a.as_str(), "dlx" | "exec" | "run"))
                     .map(String::as_str)
-                    .collect()
             } else {
-                vec![c.program.as_str()]
+                Some(c.program.as_str())
             };
-            let names_agent = launched.iter().any(|w| {
+            let names_agent = launched.is_some_and(|w| {
                 let w = w.trim_start_matches('@');
-                AGENTS.iter().any(|a| {
-                    *w == **a
-                        || w.ends_with(&format!("/{a}"))
-                        || w.contains(&format!("{a}-code"))
-                        || w.contains(&format!("{a}-cli"))
-                        || w.starts_with(&format!("{a}@"))
-                })
+                AGENTS.iter().any(|a| names_agent(w, a))
             });
             if !names_agent {
                 continue;
             }
+            let words: Vec<&str> = std::iter::once(c.program.as_str())
+                .chain(c.args.iter().map(String::as_str))
+                .collect();
             for (i, w) in words.iter().enumerate() {
                 let next = words.get(i + 1).copied().unwrap_or("");
                 let bad = matches!(
@@ -271,6 +262,22 @@ fn wrapped_runs_stdin(c: &SimpleCommand, depth: usize) -> bool {
             .is_some_and(|i| wrapped_runs_stdin(i, depth + 1))
 }
 
+/// True when the word `w` (a program or package name, leading `@` removed) names the coding
+/// agent `a`: `a` itself, a path ending in `/a`, a name holding `a-code` or `a-cli`, or `a@`
+/// followed by a version. Compares in place (called for every command of a line).
+fn names_agent(w: &str, a: &str) -> bool {
+    w == a
+        || w.strip_suffix(a).is_some_and(|r| r.ends_with('/'))
+        || (0..w.len()).any(|i| {
+            let after = &w.as_bytes()[i..];
+            after.starts_with(a.as_bytes()) && {
+                let after = &after[a.len()..];
+                after.starts_with(b"-code") || after.starts_with(b"-cli")
+            }
+        })
+        || w.strip_prefix(a).is_some_and(|r| r.starts_with('@'))
+}
+
 /// True when a path or glob names a secret file: a private key, cloud credentials, an
 /// environment file or another process's environment ([`secret_kind`]; not a folder that
 /// holds secrets). Globs count only when they can match one.
@@ -335,7 +342,7 @@ impl Analysis {
     /// Secrets flowing into the network anywhere in the line ([`Analysis::secret_flows`] with
     /// no files remembered from earlier calls). Returns the secret's word.
     pub fn secret_egress(&self) -> Option<SecretFlow> {
-        self.secret_flows(&|_| None).egress
+        self.plain_flows().egress.clone()
     }
 }
 

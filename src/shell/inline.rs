@@ -101,20 +101,49 @@ enum Tok {
 
 /// The language of an interpreter program name (`python3.12`, `node`, `pwsh`...).
 pub fn lang_of(program: &str) -> Option<Lang> {
-    let p = program.to_ascii_lowercase();
-    let p = p.trim_end_matches(".exe");
-    if p.starts_with("python") || p == "pypy" || p == "pypy3" || p == "jython" {
+    // Every interpreter name starts with one of these letters: anything else is rejected
+    // before any comparison (no allocation: this runs for every command, several times).
+    let first = program.as_bytes().first().map(u8::to_ascii_lowercase);
+    if !matches!(
+        first,
+        Some(b'p' | b'j' | b'n' | b'd' | b'b' | b't' | b'r' | b'i' | b'o')
+    ) {
+        return None;
+    }
+    // `.exe` suffixes (any case, repeated) do not count.
+    let mut p = program;
+    while let Some(cut) = p.len().checked_sub(4) {
+        match p.get(cut..) {
+            Some(tail) if tail.eq_ignore_ascii_case(".exe") => p = &p[..cut],
+            _ => break,
+        }
+    }
+    let is = |name: &str| p.eq_ignore_ascii_case(name);
+    let starts_python = p
+        .get(..6)
+        .is_some_and(|head| head.eq_ignore_ascii_case("python"));
+    if starts_python || is("pypy") || is("pypy3") || is("jython") {
         return Some(Lang::Python);
     }
-    Some(match p {
-        "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node" => Lang::Js,
-        "perl" | "perl5" => Lang::Perl,
-        "ruby" | "irb" | "jruby" => Lang::Ruby,
-        "php" | "php-cli" => Lang::Php,
-        "osascript" => Lang::AppleScript,
-        "pwsh" | "powershell" => Lang::PowerShell,
-        _ => return None,
-    })
+    const NAMES: &[(&str, Lang)] = &[
+        ("node", Lang::Js),
+        ("nodejs", Lang::Js),
+        ("deno", Lang::Js),
+        ("bun", Lang::Js),
+        ("tsx", Lang::Js),
+        ("ts-node", Lang::Js),
+        ("perl", Lang::Perl),
+        ("perl5", Lang::Perl),
+        ("ruby", Lang::Ruby),
+        ("irb", Lang::Ruby),
+        ("jruby", Lang::Ruby),
+        ("php", Lang::Php),
+        ("php-cli", Lang::Php),
+        ("osascript", Lang::AppleScript),
+        ("pwsh", Lang::PowerShell),
+        ("powershell", Lang::PowerShell),
+    ];
+    NAMES.iter().find(|(n, _)| is(n)).map(|(_, l)| *l)
 }
 
 impl SimpleCommand {
@@ -1672,9 +1701,13 @@ pub fn fork_bomb(cmd: &str) -> Option<String> {
         if name.is_empty()
             || name == "function"
             || name_end == j && {
-                // `function NAME {`: the word before NAME must be `function`.
-                let before: String = b[..name_start].iter().collect();
-                !before.trim_end().ends_with("function")
+                // `function NAME {`: the word before NAME must be `function` (read in
+                // place: the text before can be the whole line, for every `{`).
+                let mut e = name_start;
+                while e > 0 && b[e - 1].is_whitespace() {
+                    e -= 1;
+                }
+                !(e >= 8 && b[e - 8..e].iter().copied().eq("function".chars()))
             }
         {
             i += 1;

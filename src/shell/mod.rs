@@ -50,6 +50,7 @@ mod capabilities;
 mod classify;
 mod code_options;
 mod command;
+mod evaluated;
 mod expand;
 mod flows;
 mod inline;
@@ -129,6 +130,15 @@ pub struct Analysis {
     pub incomplete: bool,
     /// Why [`Analysis::incomplete`] is set (the first reason met).
     pub unanalysable: Option<Unanalysable>,
+    /// [`Analysis::plain_flows`], computed on first use: several checks of one call ask for
+    /// it (secret egress, secret reads), and the walk over a long line is costly. Filled only
+    /// by the policy's readers, after the analysis is complete.
+    flows: std::cell::OnceCell<Flows>,
+}
+
+/// The last path component of a program word (`/usr/bin/systemd-run` → `systemd-run`).
+pub fn basename_of(w: &str) -> &str {
+    command::basename(w)
 }
 
 /// Analyses a command line. Never panics; bounded in size and depth.

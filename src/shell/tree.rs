@@ -16,6 +16,7 @@ use std::rc::Rc;
 use brush_parser::ast;
 
 use super::command::{simple, Dir, SimpleCommand};
+use super::evaluated;
 use super::expand::Vars;
 use super::words::{convert, convert_heredoc, Word, PROC_MARK, SUB_MARK};
 use super::{Analysis, Unanalysable, MAX_COMMAND, MAX_DEPTH, MAX_NESTING};
@@ -286,12 +287,23 @@ impl Walker {
         w.finish()
     }
 
-    /// Converts a word and analyses its substitutions.
+    /// Converts a word and analyses its substitutions, and the code its arithmetic
+    /// expansions evaluate (`$((x))` with `x='a[$(…)]'`).
     fn word(&mut self, raw: &str, nested: &mut Vec<Analysis>) -> Word {
         let w = convert(raw, &self.ctx.vars);
         for s in &w.subs {
             let n = self.nested_text(s);
             nested.push(n);
+        }
+        if raw.contains("$((") {
+            let mut code = Vec::new();
+            for body in evaluated::arithmetic_bodies(raw) {
+                code.extend(evaluated::arithmetic(body, &self.ctx.vars));
+            }
+            for t in code {
+                let n = self.nested_text(&t);
+                nested.push(n);
+            }
         }
         w
     }
@@ -386,6 +398,24 @@ impl Walker {
                     let w = self.word(r, &mut nested);
                     let sub = w.substitution || w.computed;
                     words.extend(w.fields.into_iter().map(|f| (f, sub)));
+                }
+                // `-v NAME[…]` and arithmetic comparisons evaluate code in their operands.
+                let mut evaluated = Vec::new();
+                test_evaluated(&t.expr, &mut evaluated);
+                for (raw, arith) in evaluated {
+                    let text = convert(raw, &self.ctx.vars).joined();
+                    let code = if arith {
+                        evaluated::arithmetic(&text, &self.ctx.vars)
+                    } else {
+                        evaluated::arithmetic(
+                            &format!("x[{}]", subscript_of(&text)),
+                            &self.ctx.vars,
+                        )
+                    };
+                    for c in code {
+                        let n = self.nested_text(&c);
+                        nested.push(n);
+                    }
                 }
                 let rd = redirects
                     .as_ref()
@@ -764,6 +794,11 @@ impl Walker {
         c.dir = self.ctx.dir.clone();
         c.computed_program = computed.contains(&c.argv0) || c.argv0.contains(SUB_MARK);
         nested.extend(rd.nested);
+        // Code kept in text bash evaluates (`trap 'CMD'`, `printf -v 'a[$(…)]'`, `PS4=…`).
+        for t in evaluated::texts(&c, &self.ctx.vars) {
+            let n = self.nested_text(&t);
+            nested.push(n);
+        }
         self.ctx.vars.apply(&c);
         match c.program.as_str() {
             "cd" | "pushd" => {
@@ -905,6 +940,47 @@ fn test_words<'a>(e: &'a ast::ExtendedTestExpr, out: &mut Vec<&'a str>) {
             out.push(&a.value);
             out.push(&b.value);
         }
+    }
+}
+
+/// The operands of a `[[ … ]]` expression that bash evaluates: `(raw word, arithmetic)`, the
+/// name of `-v NAME` (false) and both sides of `-eq`/`-ne`/`-lt`/`-le`/`-gt`/`-ge` (true).
+fn test_evaluated<'a>(e: &'a ast::ExtendedTestExpr, out: &mut Vec<(&'a str, bool)>) {
+    use ast::BinaryPredicate as B;
+    match e {
+        ast::ExtendedTestExpr::And(a, b) | ast::ExtendedTestExpr::Or(a, b) => {
+            test_evaluated(a, out);
+            test_evaluated(b, out);
+        }
+        ast::ExtendedTestExpr::Not(a) | ast::ExtendedTestExpr::Parenthesized(a) => {
+            test_evaluated(a, out);
+        }
+        ast::ExtendedTestExpr::UnaryTest(ast::UnaryPredicate::ShellVariableIsSetAndAssigned, w) => {
+            out.push((&w.value, false));
+        }
+        ast::ExtendedTestExpr::UnaryTest(..) => {}
+        ast::ExtendedTestExpr::BinaryTest(op, a, b) => {
+            if matches!(
+                op,
+                B::ArithmeticEqualTo
+                    | B::ArithmeticNotEqualTo
+                    | B::ArithmeticLessThan
+                    | B::ArithmeticLessThanOrEqualTo
+                    | B::ArithmeticGreaterThan
+                    | B::ArithmeticGreaterThanOrEqualTo
+            ) {
+                out.push((&a.value, true));
+                out.push((&b.value, true));
+            }
+        }
+    }
+}
+
+/// The subscript of `NAME[SUBSCRIPT]`, or empty.
+fn subscript_of(w: &str) -> &str {
+    match (w.find('['), w.rfind(']')) {
+        (Some(o), Some(c)) if c > o => &w[o + 1..c],
+        _ => "",
     }
 }
 

@@ -197,8 +197,11 @@ impl Builder<'_> {
 
     fn substitution(&mut self, body: String) {
         self.out.substitution = true;
+        // `$(pwd)` prints the working directory: it reads `$PWD` (the catastrophic family
+        // resolves it).
+        let pwd = matches!(body.trim(), "pwd" | "pwd -L" | "pwd -P" | "builtin pwd");
         self.out.subs.push(body);
-        self.cur.push_str(SUB_MARK);
+        self.cur.push_str(if pwd { "$PWD" } else { SUB_MARK });
     }
 
     /// Finds the command substitutions inside text that is itself expanded (a default value,

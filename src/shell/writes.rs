@@ -306,12 +306,82 @@ impl SimpleCommand {
     /// The config file a `git config` writes a key that runs code into, if it does: a key
     /// whose value git runs or uses to find code ([`git_key_runs_code`]: hooks path, pagers,
     /// editors, filters, `alias.*` whose value starts with `!`, a credential helper that is a
-    /// command or a path). Writing one is writing the repository's hooks, whatever the scope.
+    /// command or a path), or `url.*.insteadOf`/`pushInsteadOf` (later fetches and pushes go
+    /// elsewhere). Writing one is persistence (`crate::policy::persist`), whatever the scope.
     /// Where: `--global` is `~/.gitconfig`, `--system` `/etc/gitconfig`, `--file F`/`-f F` is
     /// F, else the repository's `.git/config`. `None` for a read (`--get`, `--list`, a key
     /// with no value), an `--unset`, or a key that runs nothing (`user.name`, an alias of
     /// git subcommands).
-    fn git_config_write(&self) -> Option<String> {
+    pub fn git_config_write(&self) -> Option<String> {
+        let (k, value) = self.git_config_set()?;
+        let v = value.trim_start();
+        let runs = if k.starts_with("alias.") {
+            // An alias of git subcommands (`reset HEAD --`) runs git; `!…` runs a shell, and a
+            // value the analysis cannot see may be one.
+            v.starts_with('!') || v.contains(['$', '`'])
+        } else if k == "credential.helper"
+            || (k.starts_with("credential.") && k.ends_with(".helper"))
+        {
+            // A helper built into git (`store`, `cache`, `osxkeychain`) runs no code of the
+            // caller's; `!cmd` or a path does.
+            let first = v.split_whitespace().next().unwrap_or("");
+            v.starts_with('!') || first.contains('/')
+        } else {
+            // `url.<base>.insteadOf`/`pushInsteadOf` send later fetches and pushes elsewhere.
+            git_key_runs_code(&k)
+                || (k.starts_with("url.")
+                    && (k.ends_with(".insteadof") || k.ends_with(".pushinsteadof")))
+        };
+        if !runs {
+            return None;
+        }
+        let rest = self.git_args();
+        let o = Opts::parse(
+            rest,
+            "f",
+            "",
+            &["file", "blob", "type", "default", "comment", "value"],
+        );
+        let scope = |names: &[&str]| rest.iter().any(|x| names.contains(&x.as_str()));
+        Some(if let Some(f) = o.values(&["-f", "--file"]).last() {
+            self.git_locate(f)
+        } else if scope(&["--global"]) {
+            "~/.gitconfig".to_string()
+        } else if scope(&["--system"]) {
+            "/etc/gitconfig".to_string()
+        } else {
+            self.git_locate(".git/config")
+        })
+    }
+
+    /// The command line a `git config KEY VALUE` makes git run later, when the key is one git
+    /// runs ([`git_key_runs_code`]; an alias only after its `!`): analysed as a nested line.
+    pub(super) fn git_config_command(&self) -> Option<String> {
+        let (k, v) = self.git_config_set()?;
+        let t = v.trim_start();
+        if k.starts_with("alias.") {
+            return t.strip_prefix('!').map(str::to_string);
+        }
+        if k == "credential.helper" || (k.starts_with("credential.") && k.ends_with(".helper")) {
+            // A helper built into git (`store`, `cache`) is `git credential-NAME`.
+            return match t.strip_prefix('!') {
+                Some(cmd) => Some(cmd.to_string()),
+                None => t
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|f| f.contains('/'))
+                    .then(|| t.to_string()),
+            };
+        }
+        git_key_runs_code(&k).then_some(v)
+    }
+
+    /// `git config [scope] KEY VALUE` (or `git config set KEY VALUE`): the key (lower-case)
+    /// and the value set; `None` for a read, an unset, an edit or a key with no value.
+    pub(super) fn git_config_set(&self) -> Option<(String, String)> {
+        if self.git_sub() != Some("config") {
+            return None;
+        }
         let rest = self.git_args();
         let o = Opts::parse(
             rest,
@@ -350,35 +420,7 @@ impl SimpleCommand {
             return None;
         }
         let (key, value) = (ops.first()?, ops.get(1)?);
-        let k = key.to_ascii_lowercase();
-        let v = value.trim_start();
-        let runs = if k.starts_with("alias.") {
-            // An alias of git subcommands (`reset HEAD --`) runs git; `!…` runs a shell, and a
-            // value the analysis cannot see may be one.
-            v.starts_with('!') || v.contains(['$', '`'])
-        } else if k == "credential.helper"
-            || (k.starts_with("credential.") && k.ends_with(".helper"))
-        {
-            // A helper built into git (`store`, `cache`, `osxkeychain`) runs no code of the
-            // caller's; `!cmd` or a path does.
-            let first = v.split_whitespace().next().unwrap_or("");
-            v.starts_with('!') || first.contains('/')
-        } else {
-            git_key_runs_code(&k)
-        };
-        if !runs {
-            return None;
-        }
-        let scope = |names: &[&str]| self.git_args().iter().any(|x| names.contains(&x.as_str()));
-        Some(if let Some(f) = o.values(&["-f", "--file"]).last() {
-            self.git_locate(f)
-        } else if scope(&["--global"]) {
-            "~/.gitconfig".to_string()
-        } else if scope(&["--system"]) {
-            "/etc/gitconfig".to_string()
-        } else {
-            self.git_locate(".git/config")
-        })
+        Some((key.to_ascii_lowercase(), value.to_string()))
     }
 
     /// The files `chattr`/`setfacl` change (operands less `chattr`'s `+i`/`-a`/`=…` modes and

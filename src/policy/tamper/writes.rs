@@ -324,19 +324,12 @@ pub(super) fn protected_write(
                 );
             }
             // `git config [--global|--system|--file F] KEY VALUE` names a config file only for
-            // a key whose value git runs as code: that is writing the hooks, whatever the scope.
-            // (The user's and the system's git config are persistence targets, not protected
-            // paths: the rule id is the hooks' one whatever the file.)
-            Some(Protection::Is(rule)) if by == "git" && is_git_config_file(&t) => {
-                return Some(
-                    finding(Verdict::Deny, rule, format!("{name} sets a key in {t} whose value git runs as code (a `!` alias, a pager, an editor, a filter, a hooks path, a helper)"), t),
-                )
-            }
-            None if by == "git" && is_git_config_file(&t) => {
-                return Some(
-                    finding(Verdict::Deny, "protect.git_hooks", format!("{name} sets a key in {t} whose value git runs as code (a `!` alias, a pager, an editor, a filter, a hooks path, a helper)"), t),
-                )
-            }
+            // a key whose value git runs as code or that redirects git: persistence
+            // (`persist.git_config`: asked in a clean session, denied in a tainted one), and
+            // the command the value runs is analysed as a nested line, so a dangerous one
+            // meets its own rule. Writing `.git/hooks/*` or `.git/config` by any other means
+            // stays protected.
+            Some(Protection::Is(_)) | None if by == "git" && is_git_config_file(&t) => continue,
             Some(Protection::Is(rule)) => {
                 return Some(
                     finding(Verdict::Deny, rule, format!("{name} writes {t}, which configures an agent, its hooks or this guard"), t),

@@ -46,7 +46,9 @@ fn variables_are_substituted() {
         command("X=a; echo '$X' \\$X", "echo").args,
         vec!["$X", "$X"]
     );
-    assert_eq!(command("X=$(pwd); rm $X", "rm").args, vec!["$X"]);
+    assert_eq!(command("X=$(date); rm $X", "rm").args, vec!["$X"]);
+    // `$(pwd)` reads `$PWD` (the working directory, resolved by the catastrophic family).
+    assert_eq!(command("X=$(pwd); rm $X", "rm").args, vec!["$PWD"]);
     assert_eq!(command("X=a; unset X; rm $X", "rm").args, vec!["$X"]);
     assert_eq!(command("X=a; bash -c 'rm $X'", "rm").args, vec!["$X"]);
     assert_eq!(command("X=a; rm ${X:-b}", "rm").args, vec!["${X:-b}"]);

@@ -830,6 +830,10 @@ fn behind_keyword(c: &SimpleCommand) -> std::borrow::Cow<'_, SimpleCommand> {
     }
 }
 
+/// Says whether a located path is a file an earlier call of the session wrote secret data
+/// into (its evidence); see [`Analysis::secret_flows`].
+type Known<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 /// Interpreters whose first operand is a script they run.
 const SCRIPT_RUNNERS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "python", "python3", "python2", "node",
@@ -847,6 +851,18 @@ impl Analysis {
     /// - it is read into the line's variables or a loop (`for c in $(base64 .env)`,
     ///   `K=$(cat key)`, `… | while read l`) and a network command takes a `$` word.
     pub fn secret_flows(&self, known: &dyn Fn(&str) -> Option<String>) -> Flows {
+        self.flows_with(Some(known))
+    }
+
+    /// [`Analysis::secret_flows`] with no files remembered from earlier calls, computed once
+    /// per analysis and kept (the policy asks for it from several checks of one call).
+    pub fn plain_flows(&self) -> &Flows {
+        self.flows.get_or_init(|| self.flows_with(None))
+    }
+
+    /// [`Analysis::secret_flows`]; `known: None` is a session with no remembered files (the
+    /// same as a `known` that always answers `None`, without asking it for every operand).
+    fn flows_with(&self, known: Option<Known<'_>>) -> Flows {
         let mut f = Flows::default();
         let mut secret_files: Vec<(String, String)> = Vec::new();
         let mut vars_secret: Option<super::SecretFlow> = None;
@@ -871,7 +887,7 @@ impl Analysis {
 
     fn walk_flows(
         &self,
-        known: &dyn Fn(&str) -> Option<String>,
+        known: Option<Known<'_>>,
         f: &mut Flows,
         secret_files: &mut Vec<(String, String)>,
         vars_secret: &mut Option<super::SecretFlow>,
@@ -908,13 +924,16 @@ impl Analysis {
             }
         }
         for (pi, p) in self.pipelines.iter().enumerate() {
-            let net = p.iter().any(SimpleCommand::is_network);
+            // Whether each command reaches the network, asked once per command.
+            let nets: Vec<bool> = p.iter().map(SimpleCommand::is_network).collect();
+            let net = nets.contains(&true);
             let mut carried: Option<super::SecretFlow> = None;
             let mut first_own: Option<super::SecretFlow> = None;
             let mut downloaded = false;
             // `find SECRET_DIR …` (or `fd`, `ls`) earlier in the pipe: the names it prints.
             let mut listed: Option<(String, String, SecretKind)> = None;
             for (ci, c) in p.iter().enumerate() {
+                let c_net = nets.get(ci).copied().unwrap_or(false);
                 if let Some((w, path, kind)) = listed_secret(c, &self.nested, pi, ci) {
                     // Its own `-exec cat {} +`: the content is shown.
                     f.reads.push(SecretRead {
@@ -997,10 +1016,12 @@ impl Analysis {
                         })
                         .collect::<Vec<_>>()
                 };
-                if own.is_none() {
+                // Operands are looked up only when something could match them: a file
+                // written with secret data earlier in the line or remembered from the session.
+                if own.is_none() && (known.is_some() || !secret_files.is_empty()) {
                     for (w, l) in operand_paths() {
                         let in_line = secret_files.iter().any(|(s, _)| *s == l);
-                        let earlier = known(&l);
+                        let earlier = known.and_then(|k| k(&l));
                         if in_line || earlier.is_some() {
                             own = Some(super::SecretFlow {
                                 word: earlier
@@ -1013,7 +1034,7 @@ impl Analysis {
                 }
                 // A command script given to a network client (`lftp -e 'put .env'`,
                 // `smbclient -c 'put .env'`, `sftp -b`-style words): the files it names.
-                if own.is_none() && c.is_network() {
+                if own.is_none() && c_net {
                     let scripted = c
                         .args
                         .iter()
@@ -1036,7 +1057,7 @@ impl Analysis {
                         });
                     }
                 }
-                if own.is_none() && c.is_network() {
+                if own.is_none() && c_net {
                     if let Some(w) = c.args.iter().find(|a| is_secret_var(a)) {
                         own = Some(super::SecretFlow {
                             word: w.clone(),
@@ -1051,7 +1072,7 @@ impl Analysis {
                     }
                     // A substitution read into a variable or a loop (`for x in $(…)`,
                     // `K=$(…)`), or a command with no program: the line's variables hold it.
-                    if s.file && !c.is_network() {
+                    if s.file && !c_net {
                         vars_secret.get_or_insert(s.clone());
                     }
                 }
@@ -1060,7 +1081,7 @@ impl Analysis {
                 }
                 let holds = own.clone().or_else(|| carried.clone());
                 if let Some(s) = &holds {
-                    if c.is_network() && f.egress.is_none() {
+                    if c_net && f.egress.is_none() {
                         f.egress = Some(s.clone());
                     }
                     if s.file {

@@ -584,12 +584,13 @@ fn expansions_are_bounded() {
         line.push_str(&format!("f{k}() {{ {calls}}}; "));
     }
     line.push_str("f39");
-    let t = std::time::Instant::now();
+    // The work is bounded by the expansion budget, not by 10^39 calls: the commands found stay
+    // few (a count, not a time: speed is measured in benchmarks).
     let a = analyze(&line);
     assert!(
-        t.elapsed() < std::time::Duration::from_secs(5),
-        "{:?}",
-        t.elapsed()
+        a.all_commands().len() < 200_000,
+        "{}",
+        a.all_commands().len()
     );
     assert!(!a.incomplete);
     // Substitutions calling functions share the budget.
@@ -599,11 +600,10 @@ fn expansions_are_bounded() {
         line.push_str(&format!("g{k}() {{ echo $({calls}); }}; "));
     }
     line.push_str("g7");
-    let t = std::time::Instant::now();
-    analyze(&line);
+    let a = analyze(&line);
     assert!(
-        t.elapsed() < std::time::Duration::from_secs(5),
-        "{:?}",
-        t.elapsed()
+        a.all_commands().len() < 200_000,
+        "{}",
+        a.all_commands().len()
     );
 }

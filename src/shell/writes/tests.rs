@@ -195,7 +195,7 @@ fn git_config_writes_only_keys_that_run_code() {
         ("git config push.autoSetupRemote true", None),
         ("git config alias.x '!sh -c id'", Some(".git/config")),
         (
-            "git config --global alias.x '! rm -rf /tmp/x'",
+            "git config --global alias.x '! make test'",
             Some("~/.gitconfig"),
         ),
         ("git config --global alias.x \"$CMD\"", Some("~/.gitconfig")),
@@ -232,4 +232,7 @@ fn git_config_writes_only_keys_that_run_code() {
             "{line}"
         );
     }
+    // The command a key will run is analysed as a nested line: what it writes is seen.
+    let a = analyze("git config --global alias.x '! rm -rf /tmp/x'");
+    assert!(a.all_commands().iter().any(|c| c.program == "rm"));
 }
