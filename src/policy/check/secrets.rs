@@ -49,13 +49,17 @@ pub fn check(call: &mut Call<'_>) {
     // it does with the file (send it, print it) cannot be seen.
     if tainted && !read_flagged {
         let unknown = sh.and_then(|a| {
-            a.plain_flows().reads.iter().cloned().find(|r| {
-                r.unknown
-                    && !matches!(
-                        r.kind,
-                        crate::shell::SecretKind::Folder | crate::shell::SecretKind::EnvDump
-                    )
-            })
+            a.plain_flows()
+                .reads
+                .iter()
+                .find(|r| {
+                    r.unknown
+                        && !matches!(
+                            r.kind,
+                            crate::shell::SecretKind::Folder | crate::shell::SecretKind::EnvDump
+                        )
+                })
+                .cloned()
         });
         if let Some(r) = unknown {
             call.verdicts.add(
