@@ -319,6 +319,7 @@ pub(super) static CAPS: &[Cap] = &[
     writer("cp", Writes::CopyDest),
     writer("cpio", Writes::Parsed),
     interp("crontab", Stdin::Scheduled),
+    interp("csh", Stdin::Shell),
     {
         let mut c = net("curl", true);
         c.writes = Writes::Parsed;
@@ -421,6 +422,18 @@ pub(super) static CAPS: &[Cap] = &[
         c.subs = &[("publish", N), ("push", N)];
         c
     },
+    {
+        // `getent hosts NAME` (and `ahosts*`) resolves NAME through DNS.
+        let mut c = cap("getent", Does::ReadOnly);
+        c.others = Others::Harmless;
+        c.subs = &[
+            ("ahosts", N),
+            ("ahostsv4", N),
+            ("ahostsv6", N),
+            ("hosts", N),
+        ];
+        c
+    },
     net("gh", false),
     {
         // Global options (`-c`, `--config-env`, `--exec-path`) and config keys are read in
@@ -447,7 +460,7 @@ pub(super) static CAPS: &[Cap] = &[
             ("describe", R),
             ("shortlog", R),
             ("reflog", R),
-            ("remote", R),
+            ("remote", S),
             ("tag", R),
             ("config", S),
             ("ls-tree", R),
@@ -529,7 +542,49 @@ pub(super) static CAPS: &[Cap] = &[
     net("iwr", true),
     ro("join"),
     ro("jq"),
+    net("kdig", false),
     interp("ksh", Stdin::Shell),
+    {
+        // The subcommands that talk to the cluster's API server (`cp`/`exec` move files and
+        // commands there); `completion`/`version` print, `proxy` listens locally, `config`
+        // edits the kubeconfig.
+        let mut c = cap("kubectl", Does::Writes);
+        c.subs = &[
+            ("annotate", N),
+            ("api-resources", N),
+            ("apply", N),
+            ("attach", N),
+            ("auth", N),
+            ("cluster-info", N),
+            ("completion", R),
+            ("config", Wr),
+            ("cp", N),
+            ("create", N),
+            ("debug", N),
+            ("delete", N),
+            ("describe", N),
+            ("diff", N),
+            ("edit", N),
+            ("events", N),
+            ("exec", N),
+            ("expose", N),
+            ("get", N),
+            ("label", N),
+            ("logs", N),
+            ("patch", N),
+            ("port-forward", N),
+            ("proxy", Wr),
+            ("replace", N),
+            ("rollout", N),
+            ("run", N),
+            ("scale", N),
+            ("set", N),
+            ("top", N),
+            ("version", R),
+            ("wait", N),
+        ];
+        c
+    },
     ro_but(
         "less",
         &[
@@ -545,6 +600,7 @@ pub(super) static CAPS: &[Cap] = &[
             ("+", X),
         ],
     ),
+    net("lftp", false),
     net("links", false),
     writer("ln", Writes::CopyDest),
     ro("locale"),
@@ -568,8 +624,10 @@ pub(super) static CAPS: &[Cap] = &[
     awk("mawk"),
     ro("md5sum"),
     writer("mkdir", Writes::Operands),
+    interp("mksh", Stdin::Shell),
     // `+NUM`/`+/PATTERN` start lines; `!` runs a shell only from a terminal's keys.
     ro("more"),
+    net("msmtp", false),
     net("mutt", false),
     writer("mv", Writes::CopyDest),
     build(
@@ -580,6 +638,7 @@ pub(super) static CAPS: &[Cap] = &[
     awk("nawk"),
     net("nc", false),
     net("ncat", false),
+    net("neomutt", false),
     net("netcat", false),
     wrapper("nice", ("n", "", &["adjustment"], 0)),
     ro("nl"),
@@ -615,7 +674,12 @@ pub(super) static CAPS: &[Cap] = &[
     net("nslookup", false),
     cap("nvim", X),
     ro("od"),
-    net("openssl", false),
+    {
+        // `s_client`/`s_server`/`s_time`/`ocsp` talk to a host; the rest are local.
+        let mut c = cap("openssl", Does::Writes);
+        c.subs = &[("ocsp", N), ("s_client", N), ("s_server", N), ("s_time", N)];
+        c
+    },
     wrapper("parallel", ("jNSIE", "", &["jobs", "sshlogin"], 0)),
     ro("paste"),
     writer("patch", Writes::Parsed),
@@ -640,6 +704,7 @@ pub(super) static CAPS: &[Cap] = &[
         c.subs = &[("push", N), ("login", N)];
         c
     },
+    interp("posh", Stdin::Shell),
     interp("powershell", Stdin::CodeUnlessGiven),
     build("prettier", &[("--check", B), ("-c", B)]),
     ro_but("printf", &[("-v", Wr)]),
@@ -667,6 +732,11 @@ pub(super) static CAPS: &[Cap] = &[
     net("rclone", false),
     ro("readlink"),
     ro("realpath"),
+    {
+        let mut c = cap("resolvectl", Does::Writes);
+        c.subs = &[("query", N), ("status", R), ("statistics", R)];
+        c
+    },
     ro("rev"),
     ro_but("rg", &[("--pre", X)]),
     writer("rm", Writes::Operands),
@@ -689,6 +759,7 @@ pub(super) static CAPS: &[Cap] = &[
             0,
         ),
     ),
+    net("s-nail", false),
     net("s3cmd", false),
     {
         let mut c = net("scp", false);
@@ -737,6 +808,7 @@ pub(super) static CAPS: &[Cap] = &[
     ro("sha512sum"),
     writer("shred", Writes::Operands),
     ro("sleep"),
+    net("smbclient", false),
     net("socat", false),
     {
         // Writes the `-o FILE` (GTFOBins file-write).
@@ -748,12 +820,15 @@ pub(super) static CAPS: &[Cap] = &[
         c
     },
     interp("source", Stdin::CodeUnlessGiven),
+    // `split IN PREFIX` writes PREFIXaa, PREFIXab…
+    writer("split", Writes::Parsed),
     writer("sponge", Writes::Operands),
     {
         let mut c = net("ssh", false);
         c.options = &[("-o", X), ("-F", X)];
         c
     },
+    wrapper("sshpass", ("pfdP", "", &[], 0)),
     ro("stat"),
     wrapper("stdbuf", ("ioe", "", &["input", "output", "error"], 0)),
     wrapper(
@@ -796,6 +871,7 @@ pub(super) static CAPS: &[Cap] = &[
             0,
         ),
     ),
+    net("swaks", false),
     wrapper(
         "systemd-run",
         (
@@ -843,6 +919,7 @@ pub(super) static CAPS: &[Cap] = &[
         c
     },
     wrapper("taskset", W1),
+    interp("tcsh", Stdin::Shell),
     writer("tee", Writes::Operands),
     net("telnet", false),
     ro("test"),
@@ -851,8 +928,10 @@ pub(super) static CAPS: &[Cap] = &[
     wrapper("timeout", ("sk", "", &["signal", "kill-after"], 1)),
     wrapper("tini", W0),
     cap("tmux", X),
+    wrapper("torify", W0),
     wrapper("torsocks", W0),
     writer("touch", Writes::Operands),
+    wrapper("toybox", W0),
     ro("tput"),
     ro("tr"),
     net("traceroute", false),
@@ -865,6 +944,7 @@ pub(super) static CAPS: &[Cap] = &[
     ro("true"),
     writer("truncate", Writes::Operands),
     build("tsc", &[]),
+    wrapper("tsocks", W0),
     {
         let mut c = cap("twine", Does::Writes);
         c.subs = &[("upload", N)];
@@ -889,15 +969,18 @@ pub(super) static CAPS: &[Cap] = &[
     net("w3m", false),
     wrapper("watch", ("nd", "", &["interval", "differences"], 0)),
     ro("wc"),
+    net("websocat", true),
     {
         let mut c = net("wget", true);
         c.writes = Writes::Parsed;
         c
     },
+    net("wget2", true),
     ro("whereis"),
     ro("which"),
     ro("whoami"),
     net("whois", false),
+    net("wscat", true),
     wrapper(
         "xargs",
         (
@@ -948,6 +1031,7 @@ pub(super) static CAPS: &[Cap] = &[
             ("publish", N),
         ],
     ),
+    interp("yash", Stdin::Shell),
     {
         let mut c = ro_but("yq", &[("-i", Wr), ("--inplace", Wr)]);
         c.writes = Writes::Parsed;
@@ -956,9 +1040,11 @@ pub(super) static CAPS: &[Cap] = &[
     ro("zcat"),
     ro("zgrep"),
     {
+        // Writes its archive (the first operand).
         let mut c = cap("zip", Does::Writes);
         c.others = Others::Harmless;
         c.options = &[("-TT", X), ("--unzip-command", X)];
+        c.writes = Writes::Parsed;
         c
     },
     interp("zsh", Stdin::Shell),
@@ -966,6 +1052,10 @@ pub(super) static CAPS: &[Cap] = &[
 
 /// The entry for `program` (a basename), if the table has one.
 pub(super) fn lookup(program: &str) -> Option<&'static Cap> {
+    exact(program).or_else(|| alternative(program))
+}
+
+fn exact(program: &str) -> Option<&'static Cap> {
     // Asked for every command several times per call: the entries that share the name's
     // first byte (found by an index built once), then a binary search among them.
     let first = *program.as_bytes().first()?;
@@ -989,6 +1079,50 @@ pub(super) fn lookup(program: &str) -> Option<&'static Cap> {
         })
         .ok()
         .and_then(|i| bucket.get(i))
+}
+
+/// Other names of interpreters and shells: a package's alternative name (`nodejs`, `pypy3`)
+/// and a versioned name (`python3.12`, `php8.2`, `ruby3.1`, `perl5.36`, `node18`). Only an
+/// entry that runs code or reaches the network is taken this way (a versioned name never
+/// makes a program read-only).
+fn alternative(program: &str) -> Option<&'static Cap> {
+    const ALIASES: &[(&str, &str)] = &[
+        ("nodejs", "node"),
+        ("pypy", "python"),
+        ("pypy2", "python2"),
+        ("pypy3", "python3"),
+        ("python3-dbg", "python3"),
+        ("bash-static", "bash"),
+        ("busybox-static", "busybox"),
+    ];
+    if program.len() > 64 {
+        return None;
+    }
+    if let Some((_, to)) = ALIASES.iter().find(|(a, _)| *a == program) {
+        return exact(to);
+    }
+    let runs = |c: &&'static Cap| {
+        matches!(c.stdin, Stdin::Shell | Stdin::CodeUnlessGiven) || c.net != Net::Never
+    };
+    // `python3.12` → `python3`, `php8.2` → `php8` → `php`.
+    let mut name = program;
+    for _ in 0..3 {
+        let cut = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        let cut = if cut.len() == name.len() {
+            name.trim_end_matches('.')
+        } else {
+            cut
+        };
+        let cut = cut.strip_suffix('.').unwrap_or(cut);
+        if cut.len() == name.len() || cut.is_empty() {
+            return None;
+        }
+        name = cut;
+        if let Some(c) = exact(name).filter(runs) {
+            return Some(c);
+        }
+    }
+    None
 }
 
 /// For each first byte `b`, where the entries starting with `b` begin in [`CAPS`] (sorted by

@@ -11,12 +11,17 @@ impl SimpleCommand {
     /// The capability table's entry for this command's program ([`capabilities::lookup`]);
     /// `busybox APPLET` is looked up as the applet.
     fn cap(&self) -> Option<&'static Cap> {
-        if self.program == "busybox" {
+        if self.is_multicall() {
             if let Some(applet) = self.args.first() {
                 return capabilities::lookup(applet);
             }
         }
         capabilities::lookup(&self.program)
+    }
+
+    /// `busybox APPLET …`, `toybox APPLET …`: one binary that is many programs.
+    fn is_multicall(&self) -> bool {
+        matches!(self.program.as_str(), "busybox" | "toybox")
     }
 
     /// True when this command reaches the network: a `/dev/tcp`/`/dev/udp` redirection, a
@@ -45,7 +50,29 @@ impl SimpleCommand {
             None if self.program == "git" => None,
             None => self.args.first().map(String::as_str),
         };
-        sub.is_some_and(|s| cap.sub(s) == Some(Does::Network)) || self.inline_network()
+        sub.is_some_and(|s| cap.sub(s) == Some(Does::Network))
+            || self.git_remote_network()
+            || self.inline_network()
+    }
+
+    /// `git remote update`/`show` (without `-n`)/`prune`, `git remote add -f`: they fetch
+    /// from or query the remote.
+    fn git_remote_network(&self) -> bool {
+        if self.program != "git" || self.git_sub() != Some("remote") {
+            return false;
+        }
+        let rest = self.git_args();
+        let action = rest
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .map(String::as_str);
+        let has = |f: &str| rest.iter().any(|a| a == f);
+        match action {
+            Some("update" | "prune") => true,
+            Some("show") => !has("-n"),
+            Some("add") => has("-f") || has("--fetch"),
+            _ => false,
+        }
     }
 
     /// True when this command is a downloader (fetches content: `curl`, `wget`).
@@ -70,7 +97,7 @@ impl SimpleCommand {
         let Some(cap) = self.cap() else {
             return false;
         };
-        let args: &[String] = if self.program == "busybox" {
+        let args: &[String] = if self.is_multicall() {
             self.args.get(1..).unwrap_or(&[])
         } else {
             &self.args
@@ -79,6 +106,67 @@ impl SimpleCommand {
             Stdin::Shell => true,
             Stdin::CodeUnlessGiven => interpreter_reads_stdin_code(cap.program, args),
             Stdin::Data | Stdin::Scheduled => false,
+        }
+    }
+
+    /// True when this command may run what it reads on its standard input as code, by what
+    /// the analysis cannot rule out: [`SimpleCommand::stdin_is_code`]; a program name computed
+    /// at run time or held in a variable (`$SHELL`, `$0`, `${X}`, `$(…)`); a program whose
+    /// script runs its input (`awk '{system($0)}'`, `gawk '{print | "sh"}'`, `sed e`, `make -f
+    /// -`, `gdb -x /dev/stdin`).
+    pub(super) fn may_run_stdin(&self) -> bool {
+        if self.stdin_is_code() {
+            return true;
+        }
+        if self.computed_program || self.program.starts_with('$') || self.argv0.starts_with('$') {
+            return true;
+        }
+        let a = &self.args;
+        let stdin_file =
+            |f: &str| matches!(f, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0");
+        match self.program.as_str() {
+            "awk" | "gawk" | "mawk" | "nawk" => {
+                let o = Opts::parse(
+                    a,
+                    "FfvEeilW",
+                    "",
+                    &["file", "assign", "source", "include", "load"],
+                );
+                if o.values(&["-f", "--file", "-E", "--exec"]).any(stdin_file) {
+                    return true;
+                }
+                let (prog, _) = o.awk_program();
+                prog.is_some_and(|p| awk_program(&p).executes || p.contains('@'))
+            }
+            "sed" => {
+                let o = Opts::parse(a, "efl", "i", &["expression", "file", "line-length"]);
+                if o.values(&["-f", "--file"]).any(stdin_file) {
+                    return true;
+                }
+                sed_program(&o.sed_script().text).executes
+            }
+            "make" | "gmake" => {
+                let o = Opts::parse(a, "fCIjlWo", "", &["file", "makefile", "directory"]);
+                let fed = o.values(&["-f", "--file", "--makefile"]).any(stdin_file);
+                fed
+            }
+            "gdb" => {
+                a.windows(2).any(|w| {
+                    matches!(
+                        w[0].as_str(),
+                        "-x" | "-command"
+                            | "--command"
+                            | "-ix"
+                            | "-init-command"
+                            | "--init-command"
+                    ) && stdin_file(&w[1])
+                }) || a.iter().any(|w| {
+                    w.split_once('=').is_some_and(|(k, v)| {
+                        matches!(k, "--command" | "--init-command") && stdin_file(v)
+                    })
+                })
+            }
+            _ => false,
         }
     }
 
@@ -145,6 +233,17 @@ impl SimpleCommand {
         {
             return false;
         }
+        // `-C DIR`, `--git-dir`, `--work-tree` elsewhere than the project: that repository's
+        // own config (`core.fsmonitor`, `core.pager`…) runs.
+        if opts.iter().any(|(o, v)| {
+            let (name, value) = match o.split_once('=') {
+                Some((n, v)) => (n, v),
+                None => (o.as_str(), v.as_deref().unwrap_or("")),
+            };
+            matches!(name, "-C" | "--git-dir" | "--work-tree") && !is_project_dir(value)
+        }) {
+            return false;
+        }
         let sub = self.git_sub().unwrap_or("");
         let rest = self.git_args();
         let has = |f: &str| {
@@ -161,6 +260,19 @@ impl SimpleCommand {
         }
         match cap.sub(sub) {
             Some(Does::ReadOnly) => true,
+            // `git remote`: listing and `get-url` only (`add`, `set-url`, `rename`,
+            // `update`… change the config or reach the network).
+            Some(Does::Script) if sub == "remote" => {
+                match rest
+                    .iter()
+                    .find(|a| !a.starts_with('-'))
+                    .map(String::as_str)
+                {
+                    None | Some("get-url") => true,
+                    Some("show") => rest.iter().any(|a| a == "-n"),
+                    _ => false,
+                }
+            }
             // `git config`: only its reading actions.
             Some(Does::Script) => rest.iter().any(|x| {
                 matches!(
@@ -421,6 +533,16 @@ fn interpreter_reads_stdin_code(program: &str, args: &[String]) -> bool {
         }
     }
     true
+}
+
+/// True when `dir` (a `git -C`/`--git-dir`/`--work-tree` value) stays in the project: a
+/// relative path that does not climb out (`sub`, `./lib`, `.git`), not an absolute, home,
+/// variable or `..` path.
+fn is_project_dir(dir: &str) -> bool {
+    !dir.is_empty()
+        && !dir.starts_with(['/', '~', '$'])
+        && !dir.split('/').any(|c| c == "..")
+        && !dir.contains("$(")
 }
 
 /// True for an environment variable that makes a program run other code or commands

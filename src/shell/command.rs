@@ -270,6 +270,17 @@ pub(super) fn simple(words: Vec<(String, bool)>, redirect_writes: Vec<String>) -
                 _ => {}
             }
         }
+        // `su [-] USER -c SCRIPT`: options may follow the user.
+        if matches!(b, "su" | "runuser") && c.nested_script.is_none() {
+            let rest = &words[j.min(words.len())..];
+            c.nested_script = rest
+                .iter()
+                .enumerate()
+                .find_map(|(k, (x, _))| match x.as_str() {
+                    "-c" | "--command" => rest.get(k + 1).map(|(v, _)| v.clone()),
+                    _ => x.strip_prefix("--command=").map(str::to_string),
+                });
+        }
         // Nothing to run, or a script given with `-c`: the wrapper is the program (and the
         // script is analysed as a nested line).
         if j >= words.len()

@@ -11,18 +11,53 @@ use super::command::{basename, SimpleCommand};
 use super::Analysis;
 
 impl Analysis {
-    /// A download fed to an interpreter: `curl … | sh`, `sh <(curl …)`, `bash -c "$(curl …)"`,
-    /// `eval "$(wget -O- …)"`, `python3 -c "$(curl …)"`. Returns a short description.
+    /// Untrusted content fed to a program that runs what it reads: a download or any other
+    /// network program's output (`curl … | sh`, `nc host 80 | sh`, `openssl s_client … | sh`,
+    /// `ssh host cat x | sh`, `sh < /dev/tcp/host/80`) into a shell or interpreter (versioned
+    /// and alternative names included: `python3.12`, `nodejs`), a program name computed at run
+    /// time (`| $SHELL`), a wrapper that runs one (`| su -c sh`, `| env -S 'bash -e'`), a
+    /// script program whose script runs its input (`| awk '{system($0)}'`, `| sed e`), or a
+    /// process substitution used as an output (`| tee >(sh)`, `> >(sh)`); `sh <(curl …)`,
+    /// `bash -c "$(curl …)"`, `eval "$(wget -O- …)"`; and a file downloaded in the line
+    /// (also under a name the downloader computes, or written by a later command of its pipe,
+    /// or extracted from a downloaded archive) then run in it. Lines nested anywhere count
+    /// (`find -exec sh -c '…'`). Returns a short description.
     pub fn pipe_to_shell(&self) -> Option<String> {
-        for p in &self.pipelines {
-            if let Some(d) = p.iter().position(|c| c.is_downloader()) {
-                if let Some(sh) = p[d + 1..].iter().find(|c| c.stdin_is_code()) {
-                    return Some(format!("{} | {}", p[d].program, sh.program));
+        self.pipe_to_shell_at(0)
+    }
+
+    fn pipe_to_shell_at(&self, depth: usize) -> Option<String> {
+        if depth > super::MAX_DEPTH {
+            return None;
+        }
+        for (pi, p) in self.pipelines.iter().enumerate() {
+            for c in p {
+                if c.redirect_reads.iter().any(|r| is_socket(r)) && c.may_run_stdin() {
+                    return Some(format!("{} < socket", c.program));
+                }
+            }
+            let Some(d) = p.iter().position(is_untrusted_source) else {
+                continue;
+            };
+            for (k, c) in p.iter().enumerate().skip(d) {
+                if k > d && (c.may_run_stdin() || wrapped_runs_stdin(c, depth)) {
+                    return Some(format!("{} | {}", p[d].program, c.program));
+                }
+                // `| tee >(sh)`, `curl … > >(sh)`: a process substitution that reads code.
+                let proc_sink = self
+                    .nested
+                    .iter()
+                    .filter(|(a, b, _)| *a == pi && *b == k)
+                    .any(|(_, _, n)| first_reads_code(n));
+                let proc_word = c.args.iter().any(|a| a.contains("<(…)"))
+                    || c.redirect_writes.is_empty() && c.has_substitution;
+                if proc_sink && (proc_word || k == d) {
+                    return Some(format!("{} | process substitution", p[d].program));
                 }
             }
         }
         for (pi, ci, n) in &self.nested {
-            let downloads = n.all_commands().iter().any(|c| c.is_downloader());
+            let downloads = n.all_commands().iter().any(|c| is_untrusted_source(c));
             if !downloads {
                 continue;
             }
@@ -43,7 +78,7 @@ impl Analysis {
             }
         }
         for (_, _, n) in &self.nested {
-            if let Some(x) = n.pipe_to_shell() {
+            if let Some(x) = n.pipe_to_shell_at(depth + 1) {
                 return Some(x);
             }
         }
@@ -66,6 +101,52 @@ impl Analysis {
                 if runs {
                     return Some(format!("{} -o {name}, then runs it", c.program));
                 }
+            }
+        }
+        if !cmds.iter().any(|c| c.is_downloader()) {
+            return None;
+        }
+        // The same through the line's flows: a name the downloader computes (`wget URL`,
+        // `curl -O`), a file a later command of its pipe writes (`curl … | base64 -d > F`),
+        // an archive downloaded then extracted.
+        let flows = self.plain_flows();
+        let same = |a: &str, b: &str| a.trim_start_matches("./") == b.trim_start_matches("./");
+        for r in &flows.runs {
+            if let Some(d) = flows.downloads.iter().find(|d| same(d, r)) {
+                return Some(format!("downloads {d}, then runs it"));
+            }
+        }
+        for c in &cmds {
+            let extracts = matches!(
+                c.program.as_str(),
+                "tar" | "bsdtar" | "unzip" | "7z" | "7za" | "7zr" | "gunzip" | "bunzip2" | "unxz"
+            );
+            if !extracts {
+                continue;
+            }
+            let from_download = c.args.iter().any(|a| {
+                let a = a.strip_prefix("-f").unwrap_or(a);
+                c.dir
+                    .locate(a)
+                    .is_some_and(|l| flows.downloads.iter().any(|d| same(d, &l)))
+            });
+            if !from_download {
+                continue;
+            }
+            let dirs = c.writes();
+            let under = |r: &str| {
+                if dirs.is_empty() {
+                    !r.starts_with(['/', '~', '$'])
+                } else {
+                    dirs.iter().any(|d| {
+                        c.dir.locate(d).is_some_and(|d| {
+                            r.starts_with(&format!("{}/", d.trim_end_matches('/')))
+                        })
+                    })
+                }
+            };
+            if let Some(r) = flows.runs.iter().find(|r| under(r)) {
+                return Some(format!("extracts a download, then runs {r}"));
             }
         }
         None
@@ -132,6 +213,53 @@ impl Analysis {
         }
         None
     }
+}
+
+/// A `/dev/tcp/…` or `/dev/udp/…` path (bash's sockets).
+fn is_socket(p: &str) -> bool {
+    p.starts_with("/dev/tcp/") || p.starts_with("/dev/udp/")
+}
+
+/// A command whose output is untrusted content from the network: a downloader, any program
+/// that reaches the network (`nc`, `socat`, `openssl s_client`, `ssh HOST CMD`, `telnet`), a
+/// socket read (`cat < /dev/tcp/…`).
+fn is_untrusted_source(c: &SimpleCommand) -> bool {
+    // A networked CLI's `completion` subcommand prints a script it carries itself
+    // (`kubectl completion fish | source`, `gh completion -s zsh`).
+    let completion = c
+        .args
+        .first()
+        .is_some_and(|a| matches!(a.as_str(), "completion" | "completions"));
+    if c.is_downloader() {
+        return true;
+    }
+    !completion && (c.is_network() || c.redirect_reads.iter().any(|r| is_socket(r)))
+}
+
+/// True when the first command of `n` runs its standard input as code (`>(sh)`, the `sh` of
+/// `su -c sh`).
+fn first_reads_code(n: &Analysis) -> bool {
+    n.pipelines
+        .first()
+        .and_then(|p| p.first())
+        .is_some_and(|c| c.may_run_stdin() && c.redirect_reads.is_empty() && c.heredoc.is_none())
+}
+
+/// A wrapper that runs a shell reading its standard input: `su -c sh`, `script -qc sh
+/// /dev/null`, `env -S 'bash -e'`, `flock F -c sh`.
+fn wrapped_runs_stdin(c: &SimpleCommand, depth: usize) -> bool {
+    let Some(script) = &c.nested_script else {
+        return false;
+    };
+    if depth >= super::MAX_DEPTH {
+        return true;
+    }
+    let n = super::analyze(script);
+    first_reads_code(&n)
+        || n.pipelines
+            .first()
+            .and_then(|p| p.first())
+            .is_some_and(|i| wrapped_runs_stdin(i, depth + 1))
 }
 
 /// True when the word `w` (a program or package name, leading `@` removed) names the coding

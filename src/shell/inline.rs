@@ -430,8 +430,9 @@ fn compute_facts(c: &InlineCode) -> InlineFacts {
     f.env_read = ENV_MARKERS.iter().find(|m| has(m)).map(|m| m.to_string());
     f.secret_paths = lits
         .iter()
-        .filter(|s| s.len() <= 4096 && super::is_secret_path(s))
         .map(|s| s.to_string())
+        .chain(folded_literals(&toks, c.lang))
+        .filter(|s| s.len() <= 4096 && super::is_secret_path(s))
         .take(16)
         .collect();
     if matches!(c.lang, Lang::PowerShell) {
@@ -478,8 +479,119 @@ fn contains_marker(skel: &str, m: &str) -> bool {
     false
 }
 
+/// String literals joined at run time, folded: `".e" + "nv"` (`+`; Perl's and PHP's `.`),
+/// adjacent literals (`'~/.ss' 'h/id_rsa'` in Python), and a Python f-string's literal
+/// fields (`f"{'.e'}nv"`). Only joins of two or more pieces; at most 64, each at most 4 KiB.
+fn folded_literals(toks: &[Tok], lang: Lang) -> Vec<String> {
+    let joiner = |t: &Tok| match t {
+        Tok::Punct('+') => true,
+        Tok::Punct('.') => matches!(lang, Lang::Perl | Lang::Php),
+        _ => false,
+    };
+    let piece = |i: usize| -> Option<String> {
+        match toks.get(i) {
+            Some(Tok::Str(s, _)) => {
+                // The tokenizer drops Python's `f` prefix: a field holding a quoted
+                // literal is read as one.
+                let fstring =
+                    matches!(lang, Lang::Python) && (s.contains("{'") || s.contains("{\""));
+                Some(if fstring {
+                    fstring_literal(s)
+                } else {
+                    s.clone()
+                })
+            }
+            _ => None,
+        }
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() && out.len() < 64 {
+        let Some(first) = piece(i) else {
+            i += 1;
+            continue;
+        };
+        let mut text = first;
+        let mut parts = 1;
+        let mut j = i + 1;
+        loop {
+            if text.len() > 4096 {
+                break;
+            }
+            if let Some(next) = piece(j) {
+                // Python's adjacent literals.
+                if matches!(lang, Lang::Python) {
+                    text.push_str(&next);
+                    parts += 1;
+                    j += 1;
+                    continue;
+                }
+                break;
+            }
+            if toks.get(j).is_some_and(joiner) {
+                if let Some(next) = piece(j + 1) {
+                    text.push_str(&next);
+                    parts += 1;
+                    j += 2;
+                    continue;
+                }
+            }
+            break;
+        }
+        let raw_differs = matches!(&toks[i], Tok::Str(raw, _) if *raw != text);
+        if parts > 1 || raw_differs {
+            out.push(text);
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// A Python f-string's text with its literal fields filled in (`{'.e'}nv` → `.env`); other
+/// fields are left as they are.
+fn fstring_literal(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let field = after[..close].trim();
+        let quoted = field.len() >= 2
+            && (field.starts_with('\'') && field.ends_with('\'')
+                || field.starts_with('"') && field.ends_with('"'));
+        if quoted {
+            out.push_str(&field[1..field.len() - 1]);
+        } else {
+            out.push('{');
+            out.push_str(&after[..close]);
+            out.push('}');
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Calls and modules that reach the network (matched on lower-case names).
 const NETWORK_MARKERS: &[&str] = &[
+    // Name resolution carries data in the names it asks for.
+    "dns.resolve",
+    "dns.resolve4",
+    "dns.resolve6",
+    "dns.resolvetxt",
+    "dns.lookup",
+    "dns.promises",
+    "dns.resolver",
+    "getaddrinfo",
+    "gethostbyname",
+    "gethostbyname_ex",
+    "gethostbyaddr",
+    "net::dns",
+    "resolv",
     // Python
     "urllib",
     "urllib2",
@@ -559,6 +671,9 @@ const NETWORK_MARKERS: &[&str] = &[
 
 /// Modules named by a literal (`require('https')`) that reach the network.
 const NETWORK_MODULES: &[&str] = &[
+    "dns",
+    "dns/promises",
+    "dns.resolver",
     "http",
     "https",
     "http2",

@@ -3,7 +3,9 @@
 //! table (`capabilities`); a unit test there holds these lists equal to the table's.
 
 /// Shells whose here-document body is a script (the table's `Stdin::Shell` entries).
-pub(super) const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "fish"];
+pub(super) const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "csh", "tcsh", "mksh", "yash", "posh",
+];
 
 /// Programs that run their standard input as shell commands later or elsewhere: `at`/`batch`
 /// (a job), `crontab -` (a schedule whose lines end in commands). What they are fed is

@@ -161,14 +161,15 @@ pub(super) fn finish(a: &mut Analysis, depth: usize, vars: &Vars) {
             for run in c.find_exec() {
                 let mut inner = simple(run.into_iter().map(|w| (w, false)).collect(), Vec::new());
                 inner.dir = c.dir.clone();
-                a.nested.push((
-                    pi,
-                    ci,
-                    Analysis {
-                        pipelines: vec![vec![inner]],
-                        ..Analysis::default()
-                    },
-                ));
+                let mut n = Analysis {
+                    pipelines: vec![vec![inner]],
+                    ..Analysis::default()
+                };
+                // What the command runs in turn (`-exec sh -c '…'`).
+                if depth < MAX_DEPTH {
+                    finish(&mut n, depth + 1, vars);
+                }
+                a.nested.push((pi, ci, n));
             }
         }
     }

@@ -201,6 +201,12 @@ struct Redirs {
     heredoc: Option<String>,
     substitution: bool,
     nested: Vec<Analysis>,
+    /// `N< FILE`, `N> FILE`, `N<> FILE` with N ≥ 3: the descriptor opened on FILE (kept by
+    /// `exec` for the rest of the line).
+    binds: Vec<(i32, String)>,
+    /// `<&N`, `>&N`, `>&${COPROC[1]}`: a descriptor duplicated, as `(input, target as
+    /// written)`.
+    dups: Vec<(bool, String)>,
 }
 
 struct Walker {
@@ -212,6 +218,10 @@ struct Walker {
     /// Functions being expanded (no recursion).
     calling: Vec<String>,
     too_deep: bool,
+    /// Descriptors `exec` opened on files (`exec 3< .env`, `exec 3<>/dev/tcp/h/80`), and
+    /// coprocesses that reach the network (`coproc:NAME` → a `/dev/tcp/` stand-in), as
+    /// `(key, path)`; at most 16.
+    fds: Vec<(String, String)>,
 }
 
 impl Walker {
@@ -222,6 +232,7 @@ impl Walker {
             orphans: Vec::new(),
             calling: Vec::new(),
             too_deep: false,
+            fds: Vec::new(),
         }
     }
 
@@ -435,6 +446,7 @@ impl Walker {
             heredoc,
             substitution,
             nested,
+            ..
         } = rd;
         if let Some(last) = self.out[start..]
             .iter_mut()
@@ -524,7 +536,19 @@ impl Walker {
                 });
             }
             ast::CompoundCommand::Arithmetic(a) => self.arithmetic(&a.expr.value),
-            ast::CompoundCommand::Coprocess(c) => self.scoped(|w| w.command(&c.body)),
+            ast::CompoundCommand::Coprocess(c) => {
+                let start = self.out.len();
+                self.scoped(|w| w.command(&c.body));
+                // Writing to a networked coprocess's descriptors sends to the network.
+                let net = self.out[start..].iter().flatten().any(|x| x.c.is_network());
+                if net && self.fds.len() < 16 {
+                    let name = c.name.as_ref().map_or("COPROC", |n| n.value.as_str());
+                    self.fds.push((
+                        format!("coproc:{name}"),
+                        format!("/dev/tcp/(coproc {name})"),
+                    ));
+                }
+            }
         }
     }
 
@@ -658,6 +682,17 @@ impl Walker {
                     continue;
                 }
             };
+            // `{curl,-s,URL}|sh`: a brace-expanded program word is several words.
+            if item.is_none() {
+                if let Some(parts) = brace_words(raw) {
+                    for part in parts {
+                        let conv = self.word(&part, &mut nested);
+                        let sub = conv.substitution || conv.computed;
+                        words.extend(conv.fields.into_iter().map(|f| (f, sub)));
+                    }
+                    continue;
+                }
+            }
             let conv = self.word(raw, &mut nested);
             let sub = conv.substitution || conv.computed;
             if conv.computed {
@@ -718,6 +753,40 @@ impl Walker {
         mut nested: Vec<Analysis>,
         computed: Vec<String>,
     ) {
+        // `exec 3< F` opens a descriptor for the rest of the line; `<&3`, `>&3`,
+        // `/dev/fd/3`, `>&${COPROC[1]}` use one.
+        let exec_only = words.first().is_some_and(|(w, _)| w == "exec") && words.len() == 1;
+        if exec_only {
+            for (n, path) in &rd.binds {
+                self.fds.retain(|(k, _)| *k != n.to_string());
+                if self.fds.len() < 16 {
+                    self.fds.push((n.to_string(), path.clone()));
+                }
+            }
+        }
+        let mut rd = rd;
+        for (input, target) in rd.dups.clone() {
+            let bound = self.fds.iter().find(|(k, _)| {
+                *k == target
+                    || k.strip_prefix("coproc:")
+                        .is_some_and(|name| target.contains(name))
+            });
+            if let Some((_, path)) = bound {
+                if input {
+                    push_read(&mut rd.reads, path.clone());
+                } else {
+                    push_write(&mut rd.writes, path.clone());
+                }
+            }
+        }
+        for (w, _) in &words {
+            if let Some((_, n)) = w.split_once("/dev/fd/") {
+                let n: String = n.chars().take_while(char::is_ascii_digit).collect();
+                if let Some((_, path)) = self.fds.iter().find(|(k, _)| *k == n) {
+                    push_read(&mut rd.reads, path.clone());
+                }
+            }
+        }
         let mut c = simple(words, rd.writes);
         c.redirect_reads = rd.reads;
         c.heredoc = rd.heredoc;
@@ -754,14 +823,20 @@ impl Walker {
         let mut rd = Redirs::default();
         for r in list {
             match r {
-                ast::IoRedirect::File(_, kind, target) => {
+                ast::IoRedirect::File(fd_num, kind, target) => {
+                    use ast::IoFileRedirectKind as K;
+                    let input = matches!(kind, K::Read | K::DuplicateInput);
                     let path = match target {
                         ast::IoFileRedirectTarget::Filename(w) => {
                             let mut nested = Vec::new();
                             let conv = self.word(&w.value, &mut nested);
                             rd.nested.extend(nested);
                             rd.substitution |= conv.substitution;
-                            Some(conv.joined())
+                            let p = conv.joined();
+                            if let Some(n) = fd_num.filter(|n| *n >= 3) {
+                                rd.binds.push((n, p.clone()));
+                            }
+                            Some(p)
                         }
                         // `>&file` (not a descriptor): a file.
                         ast::IoFileRedirectTarget::Duplicate(w) => {
@@ -770,7 +845,15 @@ impl Walker {
                             rd.nested.extend(nested);
                             let fd = p.is_empty()
                                 || p.trim_end_matches('-').chars().all(|c| c.is_ascii_digit());
+                            rd.dups.push((input, p.trim_end_matches('-').to_string()));
+                            if !fd {
+                                rd.dups.push((input, w.value.clone()));
+                            }
                             (!fd).then_some(p)
+                        }
+                        ast::IoFileRedirectTarget::Fd(n) => {
+                            rd.dups.push((input, n.to_string()));
+                            None
                         }
                         ast::IoFileRedirectTarget::ProcessSubstitution(_, s) => {
                             let n = self.nested_list(&s.list);
@@ -778,10 +861,8 @@ impl Walker {
                             rd.substitution = true;
                             None
                         }
-                        ast::IoFileRedirectTarget::Fd(_) => None,
                     };
                     let Some(path) = path else { continue };
-                    use ast::IoFileRedirectKind as K;
                     match kind {
                         K::Read | K::DuplicateInput => push_read(&mut rd.reads, path),
                         K::Write | K::Append | K::Clobber | K::DuplicateOutput => {
@@ -819,6 +900,29 @@ impl Walker {
         }
         rd
     }
+}
+
+/// The words bash's brace expansion makes of an unquoted word holding one `{A,B,…}` group
+/// (`{curl,-s,x}` → `curl -s x`, `/usr/bin/{cu,xx}rl` → two words); `None` for a word without
+/// one, with quotes, `$` or nested braces. At most 64 words.
+fn brace_words(raw: &str) -> Option<Vec<String>> {
+    if raw.contains(['\'', '"', '\\', '$', '`']) {
+        return None;
+    }
+    let open = raw.find('{')?;
+    let close = open + raw[open..].find('}')?;
+    let inner = &raw[open + 1..close];
+    if !inner.contains(',') || inner.contains('{') {
+        return None;
+    }
+    let (pre, post) = (&raw[..open], &raw[close + 1..]);
+    let parts: Vec<String> = inner
+        .split(',')
+        .take(64)
+        .map(|p| format!("{pre}{p}{post}"))
+        .filter(|w| !w.is_empty())
+        .collect();
+    (!parts.is_empty()).then_some(parts)
 }
 
 /// The words of a `[[ … ]]` expression, in order.

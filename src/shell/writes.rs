@@ -122,6 +122,52 @@ impl SimpleCommand {
                     .filter_map(|x| x.strip_prefix("of="))
                     .map(str::to_string),
             ),
+            // Archivers and transformers write their output file: `zip ARCHIVE …`, `7z a
+            // ARCHIVE …`, `openssl … -out F`, `gpg -o F`, `age -o F`, `split IN PREFIX`
+            // (its first pieces).
+            "zip" => out.extend(operands.first().map(|s| s.to_string())),
+            "7z" | "7za" | "7zr" | "rar"
+                if matches!(operands.first().map(|s| s.as_str()), Some("a" | "u")) =>
+            {
+                out.extend(operands.get(1).map(|s| s.to_string()));
+            }
+            "openssl" | "gpg" | "gpg2" | "age" => {
+                for (i, x) in a.iter().enumerate() {
+                    let named = matches!(x.as_str(), "-out" | "-o" | "--output");
+                    if named {
+                        out.extend(a.get(i + 1).cloned());
+                    } else if let Some(v) = x.strip_prefix("--output=") {
+                        out.push(v.to_string());
+                    }
+                }
+            }
+            "split" => {
+                let o = Opts::parse(
+                    a,
+                    "abCdlnt",
+                    "",
+                    &[
+                        "bytes",
+                        "lines",
+                        "line-bytes",
+                        "number",
+                        "suffix-length",
+                        "additional-suffix",
+                        "separator",
+                        "filter",
+                    ],
+                );
+                if let Some(prefix) = o.operands.get(1).filter(|p| p.as_str() != "-") {
+                    let numeric = o.any(&["-d", "-x", "--numeric-suffixes", "--hex-suffixes"]);
+                    for sfx in if numeric {
+                        ["00", "01", "02", "03"]
+                    } else {
+                        ["aa", "ab", "ac", "ad"]
+                    } {
+                        out.push(format!("{prefix}{sfx}"));
+                    }
+                }
+            }
             "tar" | "bsdtar" => {
                 let t = TarArgs::parse(a);
                 if t.creates {

@@ -25,10 +25,11 @@ pub fn check(call: &mut Call<'_>) {
     let name = call.name.clone();
     let paths = &call.ctx.paths;
     let sh = call.facts.sh.as_ref();
-    if let Some((p, k)) = readwrite::secret_reads(&call.tool, sh, paths)
+    let sensitive = readwrite::secret_reads(&call.tool, sh, paths)
         .into_iter()
-        .find(|(_, k)| k.read_is_sensitive())
-    {
+        .find(|(_, k)| k.read_is_sensitive());
+    let read_flagged = sensitive.is_some();
+    if let Some((p, k)) = sensitive {
         let (verdict, when) = if tainted {
             (Verdict::Deny, " in a tainted session")
         } else {
@@ -43,6 +44,38 @@ pub fn check(call: &mut Call<'_>) {
             .rule("secret.read_key")
             .evidence(p),
         );
+    }
+    // A secret handed to a program the analysis does not know, in a tainted session: what
+    // it does with the file (send it, print it) cannot be seen.
+    if tainted && !read_flagged {
+        let unknown = sh.and_then(|a| {
+            a.plain_flows()
+                .reads
+                .iter()
+                .find(|r| {
+                    r.unknown
+                        && !matches!(
+                            r.kind,
+                            crate::shell::SecretKind::Folder | crate::shell::SecretKind::EnvDump
+                        )
+                })
+                .cloned()
+        });
+        if let Some(r) = unknown {
+            call.verdicts.add(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::SecretReadKey,
+                    format!(
+                        "{name} gives {} ({}) to a program IntentShield does not know, in a tainted session",
+                        r.word,
+                        r.kind.describe()
+                    ),
+                )
+                .rule("secret.read_key")
+                .evidence(r.word),
+            );
+        }
     }
     if let Some(d) = persist::check(&call.tool, sh, paths, tainted) {
         call.verdicts.add(d);

