@@ -869,7 +869,13 @@ fn token(t: &str, out: &mut Out) {
             Some((h, p)) => (h, Some(p)),
             None => (after, None),
         };
+        // `name@1.2.3` is a package at a version (`lodash@4.17.21`), not a mailbox at a
+        // short-form address: after `@`, only a full dotted quad of digits is an address.
+        let version_like = !host.is_empty()
+            && host.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && host.matches('.').count() < 3;
         if !local.is_empty()
+            && !version_like
             && local
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "._%+-".contains(c))
@@ -1773,6 +1779,14 @@ mod forms_tests {
             "https://status-badge.sh/b.png"
         ));
         assert!(has("mail ops@cdn.zip now", kind::EMAIL, "ops@cdn.zip"));
+        // A package at a version is no mailbox (`npm install lodash@4.17.21`, `pip x@1.2`).
+        for t in [
+            "npm install lodash@4.17.21",
+            "uv add httpx@0.27",
+            "go get x@1.2",
+        ] {
+            assert!(extract(t).iter().all(|x| x.kind != kind::EMAIL), "{t}");
+        }
         assert!(has("mail ops@cdn.zip now", kind::HOST, "cdn.zip"));
         // A bare word in prose stays a file name.
         for t in ["run build.sh then x.py", "unzip cdn.zip"] {

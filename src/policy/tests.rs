@@ -108,6 +108,15 @@ impl View {
         View::default()
     }
 
+    /// A session exposed by an unflagged web page (it read content from outside the trust
+    /// boundary; nothing was flagged).
+    pub(crate) fn exposed() -> View {
+        let mut v = View::default();
+        v.0.session.exposed = true;
+        v.0.session.exposed_by = Some("WebFetch: https://blog.example.org/post".into());
+        v
+    }
+
     /// A session tainted by an injected tool result ([`TAINT_REASON`]).
     pub(crate) fn tainted() -> View {
         let mut v = View::default();

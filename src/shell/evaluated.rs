@@ -76,6 +76,11 @@ pub(super) fn texts(c: &SimpleCommand, vars: &Vars) -> Vec<String> {
             }
         }
         _ if NAMING.contains(&p) => {
+            // `declare -i`/`typeset -i`/`local -i`: values are evaluated arithmetically.
+            let integer = c
+                .args
+                .iter()
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('i'));
             for a in &c.args {
                 if a.starts_with('-') || a.starts_with('+') {
                     continue;
@@ -84,6 +89,17 @@ pub(super) fn texts(c: &SimpleCommand, vars: &Vars) -> Vec<String> {
                 subscript_code(name, &mut out);
                 if let Some(v) = value.filter(|_| p != "read" && p != "unset") {
                     assignment(name, v, &mut out);
+                    if integer && p != "export" && p != "readonly" {
+                        arithmetic_code(v, vars, 0, &mut out);
+                    }
+                }
+            }
+        }
+        // `test -v 'a[…]'`, `[ -v 'a[…]' ]`: the subscript is evaluated.
+        "test" | "[" => {
+            for w in c.args.windows(2) {
+                if w[0] == "-v" {
+                    subscript_code(&w[1], &mut out);
                 }
             }
         }

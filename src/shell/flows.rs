@@ -36,7 +36,17 @@ impl Analysis {
                     return Some(format!("{} < socket", c.program));
                 }
             }
-            let Some(d) = p.iter().position(is_untrusted_source) else {
+            // The source: a network program, or a command printing what one printed (`cat
+            // <(curl …) | sh`, `echo "$(curl …)" | sh`): a substitution of its own that
+            // reads from the network.
+            let Some(d) = p.iter().enumerate().position(|(k, c)| {
+                is_untrusted_source(c)
+                    || self.nested.iter().any(|(a, b, n)| {
+                        *a == pi
+                            && *b == k
+                            && n.all_commands().iter().any(|x| is_untrusted_source(x))
+                    })
+            }) else {
                 continue;
             };
             for (k, c) in p.iter().enumerate().skip(d) {

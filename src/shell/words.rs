@@ -230,6 +230,18 @@ impl Builder<'_> {
 
     fn parameter(&mut self, p: &WordPieceWithSource, e: &ParameterExpr, quoted: bool) {
         let raw = self.source(p).to_string();
+        // An array subscript and a substring's offset and length are arithmetic, which bash
+        // evaluates, command substitutions included (`${a[$(…)]}`, `${@:a[$(…)]}`). Each
+        // text is looked at once (a default value's word is the branch below).
+        if let ParameterExpr::Substring { offset, length, .. } = e {
+            self.inner_substitutions(&offset.value);
+            if let Some(l) = length {
+                self.inner_substitutions(&l.value);
+            }
+        }
+        if let Some(index) = subscript_of(&raw) {
+            self.inner_substitutions(index);
+        }
         match e {
             ParameterExpr::Parameter {
                 parameter,
@@ -322,6 +334,32 @@ impl Builder<'_> {
             _ => None,
         }
     }
+}
+
+/// The subscript of an expansion of an array element, as written (`${a[i+1]}` → `i+1`,
+/// `${#a[$(f)]}` → `$(f)`): the text between the name's `[` and its matching `]`.
+fn subscript_of(raw: &str) -> Option<&str> {
+    let inner = raw.strip_prefix("${")?;
+    let name_end =
+        inner.find(|c: char| !(c == '#' || c == '!' || c.is_ascii_alphanumeric() || c == '_'))?;
+    if inner.as_bytes().get(name_end) != Some(&b'[') {
+        return None;
+    }
+    let body = &inner[name_end + 1..];
+    let mut depth = 1usize;
+    for (i, c) in body.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&body[..i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// True when the expansion is indirect (`${!x…}`).

@@ -674,6 +674,13 @@ fn untrusted_destination(call: &Call<'_>) -> Option<String> {
         if kind_ == ToolKind::WebFetch && !fetch_carries_data(call) {
             continue;
         }
+        // Likewise a shell command that only fetches or connects (`curl URL`, `git clone`,
+        // `ssh host uptime`): no data of its own, no URL that can carry some, nothing piped
+        // into the network program. Everyday after reading docs; what it brings back is
+        // judged when it is run (download-then-run, pipe-to-shell, network code).
+        if kind_ == ToolKind::Shell && shell_only_reads_a_page(call, &cands) {
+            continue;
+        }
         return Some(format!("{} '{}'", d.kind, d.text));
     }
     if kind_ == ToolKind::WebFetch {
@@ -822,6 +829,49 @@ fn unnamed_scope(call: &Call<'_>) -> Option<String> {
 fn in_prompts(view: &crate::session::SessionView, value: &str) -> bool {
     let v = value.to_lowercase();
     v.len() >= 6 && view.prompts.iter().any(|p| p.to_lowercase().contains(&v))
+}
+
+/// True when a shell line only reads a page to its output: every networked command is a
+/// plain HTTP client (`curl`, `wget -O-`, `http`, `xh`) that writes no file, posts or uploads
+/// nothing, is fed nothing and whose URLs cannot carry data. An allowlist: any other network
+/// program, a download saved to a file, an upload, a piped input, is judged as a destination.
+fn shell_only_reads_a_page(call: &Call<'_>, cands: &[provenance::Val]) -> bool {
+    if super::provenance::call_carries_data(call)
+        || cands
+            .iter()
+            .any(|d| d.kind == kind::URL && super::provenance::url_carries_data(&d.text))
+    {
+        return false;
+    }
+    let Some(a) = call.facts.sh.as_ref() else {
+        return false;
+    };
+    if a.pipelines
+        .iter()
+        .any(|p| p.iter().skip(1).any(|c| c.is_network()))
+    {
+        return false;
+    }
+    let net: Vec<_> = a
+        .all_commands()
+        .into_iter()
+        .filter(|c| c.is_network())
+        .collect();
+    // A line that names a destination without a known network program (`lp -h HOST`,
+    // `finger x@HOST`, inline socket code) is not a page read.
+    !net.is_empty()
+        && net.iter().all(|c| {
+            matches!(
+                c.program.as_str(),
+                "curl" | "wget" | "http" | "https" | "xh"
+            ) && !c.has_substitution
+                && c.writes().iter().all(|w| w == "-" || w == "/dev/stdout")
+                && c.tree_writes().is_empty()
+                && (c.program != "wget"
+                    || c.args
+                        .iter()
+                        .any(|w| w == "-O-" || w == "-qO-" || w == "-O"))
+        })
 }
 
 /// A server or tunnel the shell line starts: every peer may reach the machine.
@@ -1404,13 +1454,14 @@ mod tests {
             "https://status-badge.sh/b.png?d=pw",
             "http://3405803783/v?k=sk",
         ] {
-            // A host nobody named, with data in the URL: asked even in a clean session by
-            // provenance (a destination from nowhere), denied when tainted.
+            // A host nobody named, with data in the URL: asked once exposed by provenance (a
+            // destination from nowhere), denied when tainted; a clean session's own fetch is
+            // not steered by anyone.
             rule(
                 web_fetch(url, "show"),
                 "summarize https://status.example.com",
                 [
-                    (Ask, "provenance.unknown_destination"),
+                    ok,
                     (Ask, "provenance.unknown_destination"),
                     (Deny, "provenance.unknown_destination"),
                 ],

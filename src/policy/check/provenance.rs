@@ -124,7 +124,7 @@ pub fn url_carries_data(url: &str) -> bool {
 
 /// True when the call sends data of its own besides its URL: a shell command that posts or
 /// uploads (`curl -d/-F/-T`, `wget --post-data`, `httpie key=value`), a fetch tool with a body.
-fn call_carries_data(call: &Call<'_>) -> bool {
+pub(crate) fn call_carries_data(call: &Call<'_>) -> bool {
     match call.tool.kind {
         ToolKind::WebFetch => false,
         ToolKind::Shell => call.facts.sh.as_ref().is_some_and(|a| {
@@ -394,6 +394,17 @@ fn from_outputs_or_nowhere(call: &Call<'_>, tainted: bool) -> Option<Decision> {
         // deploy@prod`); in a clean session secrets are what must not leave (the shell's
         // secret-egress rules), so an unnamed destination is held against it once tainted.
         if call.tool.kind == ToolKind::Shell && !tainted {
+            continue;
+        }
+        // Likewise a fetch in a session that read nothing from outside (not exposed, not
+        // tainted): a search URL or a long page slug the model composed itself carries the
+        // model's words, and no attacker's instruction reached it to steer them.
+        if is_fetch_tool(&call.tool)
+            && !is_critical_tool(&call.tool)
+            && !own_data
+            && !view.session.exposed
+            && !tainted
+        {
             continue;
         }
         if !matches!(
