@@ -620,7 +620,12 @@ fn untrusted_destination(call: &Call<'_>) -> Option<String> {
         Some(h.to_ascii_lowercase())
     };
     for d in &cands {
-        if matches!(d.kind, kind::DOMAIN | kind::PATH) {
+        // Names (a channel, a user) are not recorded from outputs or prose, so "nobody named
+        // it" says nothing about them; and a read names where data comes from, not where it
+        // goes (`read_channel_messages {"channel": "general"}`).
+        if matches!(d.kind, kind::DOMAIN | kind::PATH | kind::ACCOUNT)
+            || (call.is_read && kind_ == ToolKind::Mcp)
+        {
             continue;
         }
         let o = view.origin(&d.text);
