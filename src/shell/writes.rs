@@ -304,7 +304,7 @@ impl SimpleCommand {
     }
 
     /// The config file a `git config` writes a key that runs code into, if it does: a key
-    /// whose value git runs or uses to find code ([`git_key_runs_code`]: hooks path, pagers,
+    /// whose value git runs or uses to find code (`git_key_runs_code`: hooks path, pagers,
     /// editors, filters, `alias.*` whose value starts with `!`, a credential helper that is a
     /// command or a path), or `url.*.insteadOf`/`pushInsteadOf` (later fetches and pushes go
     /// elsewhere). Writing one is persistence (`crate::policy::persist`), whatever the scope.
@@ -355,7 +355,7 @@ impl SimpleCommand {
     }
 
     /// The command line a `git config KEY VALUE` makes git run later, when the key is one git
-    /// runs ([`git_key_runs_code`]; an alias only after its `!`): analysed as a nested line.
+    /// runs (`git_key_runs_code`; an alias only after its `!`): analysed as a nested line.
     pub(super) fn git_config_command(&self) -> Option<String> {
         let (k, v) = self.git_config_set()?;
         let t = v.trim_start();

@@ -184,7 +184,7 @@ const THIRD_PARTY_WORDS: &[&str] = &[
     "notifications",
 ];
 
-/// True when an MCP tool's name says it reads third-party content ([`THIRD_PARTY_WORDS`], as
+/// True when an MCP tool's name says it reads third-party content (`THIRD_PARTY_WORDS`, as
 /// whole words of a `snake_case`, `kebab-case` or `camelCase` name).
 pub fn reads_third_party(tool: &str) -> bool {
     let mut words: Vec<String> = Vec::new();
