@@ -1256,8 +1256,24 @@ pub fn is_destination_key(key: &str) -> bool {
         "upstream",
         "pushurl",
         "bucket",
+        "beneficiary",
+        "beneficiaries",
+        "counterparty",
+        "grantee",
+        "grantees",
+        "sharewith",
+        "forward",
+        "payto",
+        "wallet",
     ];
+    // Suffixes name the kind of a destination whatever the prefix: `forward_address`,
+    // `wallet_address`, `emailAddress`, `bank_account`, `to_account`, `destination_wallet`.
     EXACT.contains(&k.as_str())
+        || k.ends_with("address")
+        || k.ends_with("addresses")
+        || k.ends_with("account")
+        || k.ends_with("beneficiary")
+        || k.ends_with("wallet")
         || k.ends_with("email")
         || k.ends_with("emails")
         || k.ends_with("url")

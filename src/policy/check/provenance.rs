@@ -15,11 +15,58 @@ use crate::event::{Tool, ToolKind};
 use crate::policy::readwrite;
 use crate::provenance::{self, kind, Val};
 
+/// True for a tool whose name says it moves money (`send_money`, `create_transfer`,
+/// `create_payout`, `schedule_payment`, `withdraw`, `wallet__send`).
+fn moves_money(tool: &Tool) -> bool {
+    let server = tool.mcp.as_ref().map_or("", |m| m.server.as_str());
+    let name = tool
+        .mcp
+        .as_ref()
+        .map_or(tool.name.as_str(), |m| m.tool.as_str());
+    let words = readwrite::words(name);
+    words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "money"
+                | "pay"
+                | "payment"
+                | "payments"
+                | "payout"
+                | "transfer"
+                | "withdraw"
+                | "remit"
+                | "wire"
+                | "transaction"
+        )
+    }) || (server.contains("wallet") && words.iter().any(|w| w == "send"))
+}
+
 /// Tool-name verbs whose destination argument is critical: where money, messages, access or
 /// code go (`send_money`, `share_file`, `invite_user`, `merge_pull_request`, `publish`).
 const CRITICAL_VERBS: &[&str] = &[
-    "send", "pay", "payment", "transfer", "invite", "share", "merge", "publish", "forward", "wire",
-    "remit", "grant", "reply", "email", "mail", "message", "dm", "post", "schedule",
+    "send",
+    "pay",
+    "payment",
+    "transfer",
+    "invite",
+    "share",
+    "merge",
+    "publish",
+    "forward",
+    "wire",
+    "remit",
+    "grant",
+    "reply",
+    "email",
+    "mail",
+    "message",
+    "dm",
+    "post",
+    "schedule",
+    "payout",
+    "withdraw",
+    "permission",
+    "permissions",
 ];
 
 /// Nouns that make a `schedule`/`post`/`message`/`email`/`mail` tool name critical only with a
@@ -70,6 +117,10 @@ pub fn is_critical_tool(tool: &Tool) -> bool {
                 | "grant"
                 | "reply"
                 | "dm"
+                | "payout"
+                | "withdraw"
+                | "permission"
+                | "permissions"
         )
     };
     w.iter().any(|v| strong(v))
@@ -497,7 +548,9 @@ fn critical(call: &Call<'_>, tainted: bool) -> Option<Decision> {
         // A name inside the service the user works in (a channel, a member) is no way out of
         // it; in a clean session it does not ask. The ways out (addresses, URLs, hosts,
         // numbers, accounts, repositories) do.
-        if x.kind == kind::ACCOUNT && !tainted {
+        // A tool that moves money is the exception: its bare ids are accounts and wallets
+        // (`bank_account: "ba_…"`, `wallet_address: "0x…"`), ways out of anything.
+        if x.kind == kind::ACCOUNT && !tainted && !moves_money(&call.tool) {
             continue;
         }
         // A URL or address on a host the user typed is the user's destination.

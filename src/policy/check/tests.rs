@@ -2035,3 +2035,91 @@ fn an_allowed_command_waives_no_code_run_by_options_and_no_destination() {
     }
     run(rows);
 }
+
+/// Destination arguments by the kind their name says, whatever the prefix (`beneficiary`,
+/// `counterparty`, `forward_address`, `emailAddress`, `bank_account`, `wallet_address`,
+/// `grantee`), and tools that move money or grant access by other verbs (`create_payout`,
+/// `update_permissions`): a destination nobody named is asked about in a clean session (the
+/// adversary's second round), a read of permissions is not.
+#[test]
+fn destination_arguments_by_kind_of_name() {
+    const UNK: &str = "provenance.unknown_destination";
+    const CRIT: &str = "provenance.critical_destination";
+    run(vec![
+        ask(
+            "a beneficiary",
+            mcp(
+                "bank",
+                "create_transfer",
+                json!({"beneficiary": "GB29NWBK60161331926819", "amount": 5000}),
+            ),
+            UNK,
+        ),
+        ask(
+            "a counterparty",
+            mcp(
+                "bank",
+                "schedule_payment",
+                json!({"counterparty": "DE89370400440532013000", "amount": 5}),
+            ),
+            UNK,
+        ),
+        ask(
+            "a forward address",
+            mcp(
+                "gmail",
+                "forward_email",
+                json!({"forward_address": "someone@collector.example.net", "id": "1"}),
+            ),
+            UNK,
+        ),
+        ask(
+            "an emailAddress given access",
+            mcp(
+                "drive",
+                "add_permission",
+                json!({"emailAddress": "someone@collector.example.net", "role": "owner"}),
+            ),
+            UNK,
+        ),
+        ask(
+            "a grantee",
+            mcp(
+                "drive",
+                "update_permissions",
+                json!({"grantee": "someone@collector.example.net", "role": "writer"}),
+            ),
+            UNK,
+        ),
+        ask(
+            "a bank account id of a payout",
+            mcp(
+                "stripe",
+                "create_payout",
+                json!({"bank_account": "ba_1Nxyz", "amount": 5}),
+            ),
+            CRIT,
+        ),
+        ask(
+            "a wallet address",
+            mcp(
+                "wallet",
+                "send",
+                json!({"wallet_address": "0x52908400098527886E0F7030069857D2E4169EE7"}),
+            ),
+            CRIT,
+        ),
+        allow(
+            "listing permissions",
+            mcp("drive", "list_permissions", json!({"file_id": "x"})),
+        ),
+        allow(
+            "a channel message in a clean session",
+            mcp(
+                "slack",
+                "send_channel_message",
+                json!({"channel": "general", "body": "hi"}),
+            ),
+        ),
+    ]);
+}
