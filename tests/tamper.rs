@@ -227,21 +227,9 @@ fn tldr_commands_are_not_taken_for_tampering() {
     };
     use intentshield::event::{Tool, ToolKind};
     let cfg = intentshield::config::Config::default();
-    let own = [
-        "/home/dev/.local/share/intentshield",
-        "/home/dev/.local/share/intentshield/intentshield.db",
-        "/home/dev/.config/intentshield",
-        "/home/dev/.config/intentshield/config.toml",
-        "/home/dev/.cargo/bin/intentshield",
-    ];
-    let mut paths = intentshield::paths::PathContext::new(
-        Some("/home/dev/proj"),
-        own.iter().map(std::path::PathBuf::from).collect(),
-    );
-    paths.home = Some("/home/dev".into());
     let ctx = intentshield::policy::Context {
         config: &cfg,
-        paths,
+        paths: dev_paths(),
         can_rewrite: true,
         pause: None,
     };

@@ -99,6 +99,9 @@ pub struct Facts {
     /// `provenance::MAX_LEAF_DEPTH`, or past the first `provenance::MAX_LEAVES`): such a call
     /// cannot be checked whole.
     pub whole: bool,
+    /// The shell analysis's runtime-code findings, computed on first use and shared by the
+    /// checks before and after the allow list ([`Facts::runtime`]).
+    runtime: std::cell::OnceCell<Vec<shell_effects::Runtime>>,
 }
 
 impl Facts {
@@ -161,7 +164,19 @@ impl Facts {
             vals,
             dest_args,
             whole,
+            runtime: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The runtime-code findings of the shell command ([`shell_effects::runtime_code`]),
+    /// computed once per call; empty for other tools.
+    pub fn runtime(&self) -> &[shell_effects::Runtime] {
+        self.runtime.get_or_init(|| {
+            self.sh
+                .as_ref()
+                .map(shell_effects::runtime_code)
+                .unwrap_or_default()
+        })
     }
 
     /// The values whose origins the session view must hold (`SessionView::origins`).

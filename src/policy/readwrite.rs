@@ -264,6 +264,13 @@ pub fn is_read_only(
     }
 }
 
+/// Tool-name words of MCP tools that make HTTP requests (`fetch`, `http_request`,
+/// `browse_url`): such a tool reaches the network ([`is_egress`]) and reads its URL like a web
+/// fetch (`check::provenance::is_fetch_tool`, which adds `webpage` and `scrape`).
+pub(crate) const HTTP_WORDS: &[&str] = &[
+    "fetch", "http", "request", "browse", "url", "navigate", "curl", "download",
+];
+
 /// True when the call reaches the network: web fetches, network shell commands, MCP tools
 /// whose name says fetch/http/request/browse/url/webhook/navigate.
 pub fn is_egress(tool: &Tool, sh: Option<&shell::Analysis>) -> bool {
@@ -275,20 +282,9 @@ pub fn is_egress(tool: &Tool, sh: Option<&shell::Analysis>) -> bool {
                 .mcp
                 .as_ref()
                 .map_or(tool.name.as_str(), |m| m.tool.as_str());
-            words(t).iter().any(|w| {
-                matches!(
-                    w.as_str(),
-                    "fetch"
-                        | "http"
-                        | "request"
-                        | "browse"
-                        | "url"
-                        | "webhook"
-                        | "navigate"
-                        | "curl"
-                        | "download"
-                )
-            })
+            words(t)
+                .iter()
+                .any(|w| HTTP_WORDS.contains(&w.as_str()) || w == "webhook")
         }
         _ => false,
     }

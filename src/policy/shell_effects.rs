@@ -27,7 +27,15 @@ use std::path::{Path, PathBuf};
 /// set objections aside: catastrophic commands, inline code sending a secret, and code built
 /// at run time that decodes to a denied command. `a` is the analysis of `tool`'s command;
 /// `paths` gives home and the working directory.
-pub fn always(tool: &Tool, a: &Analysis, paths: &PathContext) -> Vec<Decision> {
+///
+/// `runtime` is [`runtime_code`]'s findings for `a`, computed once per call
+/// ([`crate::policy::Facts::runtime`]) for this and [`by_session`].
+pub fn always(
+    tool: &Tool,
+    a: &Analysis,
+    runtime: &[Runtime],
+    paths: &PathContext,
+) -> Vec<Decision> {
     let name = tool.display_name();
     let cmd = tool.shell_command().unwrap_or_default();
     let roots = Roots::new(paths);
@@ -73,22 +81,15 @@ pub fn always(tool: &Tool, a: &Analysis, paths: &PathContext) -> Vec<Decision> {
             .evidence(word),
         );
     }
-    for r in runtime_code(a) {
+    for r in runtime {
         if let Some(does) = &r.decoded_does {
-            let mut d = Decision::new(
+            out.push(r.decision(
                 Verdict::Deny,
-                Reason::RuntimeCode,
                 format!(
                     "{name} runs code built at run time ({}) that decodes to a command that {does}",
                     r.what
                 ),
-            )
-            .rule("shell.runtime_code")
-            .evidence(r.what.clone());
-            if let Some(t) = &r.decoded {
-                d = d.evidence(crate::text::cap(t, 200).to_string());
-            }
-            out.push(d);
+            ));
         }
     }
     out
@@ -98,7 +99,13 @@ pub fn always(tool: &Tool, a: &Analysis, paths: &PathContext) -> Vec<Decision> {
 /// may set their asks aside): code that cannot be seen before it runs and irreversible
 /// unconfirmed deletion (ask in a clean session, deny in a tainted one), destructive everyday
 /// commands (ask in a tainted session only).
-pub fn by_session(tool: &Tool, a: &Analysis, tainted: bool, paths: &PathContext) -> Vec<Decision> {
+pub fn by_session(
+    tool: &Tool,
+    a: &Analysis,
+    runtime: &[Runtime],
+    tainted: bool,
+    paths: &PathContext,
+) -> Vec<Decision> {
     let name = tool.display_name();
     let roots = Roots::new(paths);
     let mut out = Vec::new();
@@ -108,24 +115,17 @@ pub fn by_session(tool: &Tool, a: &Analysis, tainted: bool, paths: &PathContext)
     } else {
         "confirm it is meant"
     };
-    for r in runtime_code(a) {
+    for r in runtime {
         if r.decoded_does.is_some() {
             continue; // denied by `always`
         }
-        let mut d = Decision::new(
+        out.push(r.decision(
             by_taint,
-            Reason::RuntimeCode,
             format!(
                 "{name} runs code that cannot be seen before it runs ({}); {session}",
                 r.what
             ),
-        )
-        .rule("shell.runtime_code")
-        .evidence(r.what.clone());
-        if let Some(t) = &r.decoded {
-            d = d.evidence(crate::text::cap(t, 200).to_string());
-        }
-        out.push(d);
+        ));
     }
     if let Some(what) = irreversible(a) {
         out.push(
@@ -1275,14 +1275,29 @@ pub const ENV_SETUP: &[(&str, Option<&[&str]>)] = &[
     ("uname", None),
 ];
 
-/// One runtime-code finding.
-struct Runtime {
+/// One runtime-code finding of a line ([`runtime_code`]).
+#[derive(Debug, Clone)]
+pub struct Runtime {
     /// What it is (`echo | base64 | sh`, `eval "$X"`, `${x@P}`).
     what: String,
     /// The text it runs, when it could be decoded here.
     decoded: Option<String>,
     /// What the decoded text does that is denied in any session.
     decoded_does: Option<String>,
+}
+
+impl Runtime {
+    /// The `shell.runtime_code` decision for this finding: `verdict`, `message`, and as
+    /// evidence what it is and (the first 200 bytes of) what it decodes to.
+    fn decision(&self, verdict: Verdict, message: String) -> Decision {
+        let mut d = Decision::new(verdict, Reason::RuntimeCode, message)
+            .rule("shell.runtime_code")
+            .evidence(self.what.clone());
+        if let Some(t) = &self.decoded {
+            d = d.evidence(crate::text::cap(t, 200).to_string());
+        }
+        d
+    }
 }
 
 /// What a decoded command line does that is denied whatever the session: download and run,
@@ -1331,8 +1346,10 @@ fn is_placeholder(w: &str) -> bool {
     w.contains('…')
 }
 
-/// The runtime-code findings of a line.
-fn runtime_code(a: &Analysis) -> Vec<Runtime> {
+/// The runtime-code findings of a line: text transformed into a shell, code bash or git runs
+/// unseen, inline code that runs text built at run time; each with what it decodes to and
+/// whether that is denied in any session.
+pub fn runtime_code(a: &Analysis) -> Vec<Runtime> {
     let mut out = Vec::new();
     for f in a.transformed_feeds() {
         let decoded_does = f.decoded.as_deref().and_then(decoded_danger);

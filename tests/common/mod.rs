@@ -136,3 +136,22 @@ pub fn start(harness: &str, session: &str, db: &Path) {
     let r = hook(harness, &start_event(harness, session), db);
     assert_eq!(r.code, 0, "session start: {r:?}");
 }
+
+/// The path context of a developer `dev` working in `/home/dev/proj`, with our files where a
+/// default install puts them (the database, the config, the binary in `~/.cargo/bin`): what the
+/// corpus tests decide commands against.
+pub fn dev_paths() -> intentshield::paths::PathContext {
+    let own = [
+        "/home/dev/.local/share/intentshield",
+        "/home/dev/.local/share/intentshield/intentshield.db",
+        "/home/dev/.config/intentshield",
+        "/home/dev/.config/intentshield/config.toml",
+        "/home/dev/.cargo/bin/intentshield",
+    ];
+    let mut paths = intentshield::paths::PathContext::new(
+        Some("/home/dev/proj"),
+        own.iter().map(PathBuf::from).collect(),
+    );
+    paths.home = Some("/home/dev".into());
+    paths
+}

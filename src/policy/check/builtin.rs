@@ -32,7 +32,7 @@ pub fn check(call: &mut Call<'_>) {
         call.verdicts.add(d);
     }
     if let Some(sh) = call.facts.sh.as_ref() {
-        for d in shell_effects::always(&call.tool, sh, &call.ctx.paths) {
+        for d in shell_effects::always(&call.tool, sh, call.facts.runtime(), &call.ctx.paths) {
             call.verdicts.add(d);
         }
     }

@@ -13,7 +13,8 @@ pub fn check(call: &mut Call<'_>) {
         return;
     };
     let tainted = call.view.session.tainted;
-    for d in shell_effects::by_session(&call.tool, sh, tainted, &call.ctx.paths) {
+    let runtime = call.facts.runtime();
+    for d in shell_effects::by_session(&call.tool, sh, runtime, tainted, &call.ctx.paths) {
         call.verdicts.add(d);
     }
 }

@@ -141,19 +141,7 @@ pub fn is_fetch_tool(tool: &Tool) -> bool {
             )
             .iter()
             .any(|w| {
-                matches!(
-                    w.as_str(),
-                    "fetch"
-                        | "http"
-                        | "request"
-                        | "browse"
-                        | "webpage"
-                        | "url"
-                        | "navigate"
-                        | "scrape"
-                        | "curl"
-                        | "download"
-                )
+                readwrite::HTTP_WORDS.contains(&w.as_str()) || w == "webpage" || w == "scrape"
             }))
 }
 

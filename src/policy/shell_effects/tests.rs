@@ -20,8 +20,9 @@ fn paths() -> PathContext {
 fn decide(cmd: &str, tainted: bool) -> (Verdict, String) {
     let t = tool(cmd);
     let a = shell::analyze(cmd);
-    let mut ds = always(&t, &a, &paths());
-    ds.extend(by_session(&t, &a, tainted, &paths()));
+    let runtime = runtime_code(&a);
+    let mut ds = always(&t, &a, &runtime, &paths());
+    ds.extend(by_session(&t, &a, &runtime, tainted, &paths()));
     let mut best = (Verdict::Allow, String::new());
     for d in ds {
         if d.verdict > best.0 {
