@@ -84,6 +84,10 @@ pub struct Config {
     /// to and the destination rules do not ask about (`policy::trusted`). A weakening setting,
     /// from the protected config file only (like `allow`).
     pub trusted_destinations: Vec<crate::policy::trusted::TrustedDestination>,
+    /// `[[contracts]]`, `[registries]` and the files named by `contracts_files`: contracts
+    /// for critical arguments (`crate::contracts`). Weakening for the tools they govern (their
+    /// decision replaces the later checks'): only from the protected config file, like `[allow]`.
+    pub contracts: crate::contracts::Contracts,
     /// The config file that was read, if any.
     pub file: Option<PathBuf>,
 }
@@ -100,6 +104,7 @@ impl Default for Config {
             allow: Default::default(),
             exposure: Default::default(),
             trusted_destinations: Vec::new(),
+            contracts: Default::default(),
             file: None,
         }
     }
@@ -254,7 +259,9 @@ pub fn load(flags: &Flags) -> Result<Config, String> {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
                 let mut file = Config::default();
-                apply_file(&mut file, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+                let base = path.parent().unwrap_or(std::path::Path::new("."));
+                apply_file_in(&mut file, &text, base)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
                 if from_env {
                     cfg.tighten(file.review, file.outputs, file.gemini_ask);
                     cfg.approval_ttl = cfg.approval_ttl.min(file.approval_ttl);
@@ -312,7 +319,14 @@ impl Config {
     }
 }
 
+#[cfg(test)]
 fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
+    apply_file_in(cfg, text, std::path::Path::new("."))
+}
+
+/// Applies a config file's text; `base` is its folder (relative contract and registry paths
+/// are resolved against it).
+fn apply_file_in(cfg: &mut Config, text: &str, base: &std::path::Path) -> Result<(), String> {
     if text.len() > 1024 * 1024 {
         return Err("config file over 1 MiB".into());
     }
@@ -354,6 +368,15 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
     if let Some(item) = doc.get("trusted_destinations") {
         cfg.trusted_destinations = crate::policy::trusted::from_toml(item)?;
     }
+    if doc.contains_key("contracts") || doc.contains_key("registries") {
+        cfg.contracts.add_toml(doc.as_table(), base, "config")?;
+    }
+    if let Some(item) = doc.get("contracts_files") {
+        crate::contracts::add_files(&mut cfg.contracts, item, base)?;
+    }
+    if !cfg.contracts.is_empty() || !cfg.contracts.registries.is_empty() {
+        cfg.contracts.check_refs()?;
+    }
     if let Some(arr) = doc.get("read_only_tools") {
         let arr = arr
             .as_array()
@@ -379,6 +402,9 @@ pub const KNOWN_KEYS: &[&str] = &[
     "allow",
     "exposure",
     "trusted_destinations",
+    "contracts",
+    "registries",
+    "contracts_files",
 ];
 
 /// Refuses a key the config file may not hold: a misspelled setting (`reviw`) must not be

@@ -157,6 +157,25 @@ pub enum Reason {
     ProjectPaused,
     /// The hook itself failed (bad input, database, panic): failing closed.
     Error,
+    /// A contracted call met its contract (values from their sources, types, budget, level 0):
+    /// the contract's decision replaces the later checks' (`policy::check::contract`).
+    ContractSatisfied,
+    /// A critical argument of a contracted call is no value from its sources (the user's
+    /// prompt, a registry the user keeps).
+    ContractUntrustedValue,
+    /// A contracted call carries a parameter its contract does not declare.
+    ContractUnknownParam,
+    /// A contracted call's argument has the wrong type, is missing, or fails a validator
+    /// (bounds, length, `one_of`, its normaliser).
+    ContractBadType,
+    /// A contracted call would spend more than its budget (per session or per day).
+    ContractBudgetExceeded,
+    /// A contracted call needs a person to confirm the exact call (approval level 1).
+    ContractApprovalRequired,
+    /// A contracted call needs two distinct people to confirm it (approval level 2).
+    ContractSecondApproverRequired,
+    /// The contract prohibits the tool.
+    ContractProhibited,
 }
 
 impl Reason {
@@ -206,6 +225,14 @@ impl Reason {
             Reason::AllowListed => "allow.listed",
             Reason::ProjectPaused => "pause.project",
             Reason::Error => "error.fail_closed",
+            Reason::ContractSatisfied => "contract.satisfied",
+            Reason::ContractUntrustedValue => "contract.untrusted_value",
+            Reason::ContractUnknownParam => "contract.unknown_param",
+            Reason::ContractBadType => "contract.bad_type",
+            Reason::ContractBudgetExceeded => "contract.budget_exceeded",
+            Reason::ContractApprovalRequired => "contract.approval_required",
+            Reason::ContractSecondApproverRequired => "contract.second_approver_required",
+            Reason::ContractProhibited => "contract.prohibited",
         }
     }
 }

@@ -131,7 +131,8 @@ pub fn apply(store: &Store, session: &str, effects: &[Effect]) -> Result<Applied
             Effect::Expose(source) => store.expose(session, source)?,
             Effect::RecordFiles(files) => store.record_files(session, files)?,
             Effect::ConsumeApproval(id) => store.consume_approval(*id)?,
-            Effect::Prune => out.pruned += store.prune()?,
+            Effect::Spend(s) => store.record_spend(session, s)?,
+            Effect::Prune => out.pruned += store.prune()? + store.prune_contract_spend()?,
             Effect::Checkpoint => {
                 // Best effort; a busy checkpoint is retried later.
                 let _ = store.checkpoint();

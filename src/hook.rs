@@ -105,7 +105,10 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
     let opts = RenderOptions {
         gemini_ask: cfg.gemini_ask,
     };
-    let own = paths::own_files(db_path.as_deref().ok(), flags.config.as_ref());
+    let mut own = paths::own_files(db_path.as_deref().ok(), flags.config.as_ref());
+    // Contract files and the registries they name hold what critical values are checked
+    // against: no tool may write them.
+    own.extend(cfg.contracts.protected_files());
     let ctx = Context {
         config: &cfg,
         paths: PathContext::new(call_dir(&ev).as_deref(), own),
@@ -215,7 +218,21 @@ fn decide(
     ctx: &Context<'_>,
 ) -> state::Result<Decision> {
     let keys = facts.as_ref().map(policy::Facts::keys).unwrap_or_default();
-    let view = effects::load_view(store, ev, &keys)?;
+    let mut view = effects::load_view(store, ev, &keys)?;
+    // A call a contract governs: its registries and budget, read in this transaction.
+    if let (EventKind::PreTool, Some(t)) = (ev.kind, &ev.tool) {
+        if let Some(c) = ctx.config.contracts.find(t) {
+            let set = &ctx.config.contracts;
+            view.contract = Some(crate::contracts::sources::load_inputs(
+                store,
+                &ev.session_id,
+                c,
+                set,
+                true,
+                state::now(),
+            )?);
+        }
+    }
     let mut e = match early {
         Some(e) => e,
         None => policy::evaluate(ev, facts, &view, ctx),
@@ -225,10 +242,34 @@ fn decide(
         if let (Some(t), Some(digest)) = (&ev.tool, digest) {
             let (harness, tool) = (ev.harness.name(), t.display_name());
             let ttl = ctx.config.approval_ttl;
-            if let Some(id) = store.pending_approval(harness, &ev.session_id, &tool, digest, ttl)? {
+            if e.decision.reason == Reason::ContractSecondApproverRequired {
+                // Approval level 2: two approvals of this exact call by distinct user ids.
+                let rows = store.pending_approvers(harness, &ev.session_id, &tool, digest, ttl)?;
+                match state::two_approvers(&rows) {
+                    Some((a, b)) => {
+                        e = policy::use_approval(e, a);
+                        e.effects.push(crate::session::Effect::ConsumeApproval(b));
+                    }
+                    None if !rows.is_empty() => {
+                        e.decision.message = format!(
+                            "{} ({} approval(s) so far, all by one person: a second person, under another user id, must approve too)",
+                            e.decision.message,
+                            rows.len()
+                        );
+                    }
+                    None => {}
+                }
+            } else if let Some(id) =
+                store.pending_approval(harness, &ev.session_id, &tool, digest, ttl)?
+            {
                 e = policy::use_approval(e, id);
             }
         }
+    }
+    // A contracted call spends its budget only when it runs.
+    if e.decision.verdict != Verdict::Allow {
+        e.effects
+            .retain(|x| !matches!(x, crate::session::Effect::Spend(_)));
     }
     let applied = effects::apply(store, &ev.session_id, &e.effects)?;
     if e.decision.reason == Reason::Housekeeping {

@@ -17,6 +17,7 @@
 pub mod catalog;
 pub mod commands;
 pub mod config;
+pub mod contracts;
 pub mod decision;
 pub mod detect;
 pub mod effects;

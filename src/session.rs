@@ -29,6 +29,9 @@ pub struct SessionView {
     /// Files earlier shell calls of the session wrote secret data into or downloaded into
     /// (newest first, at most `crate::effects::SESSION_FILES`); loaded for shell calls.
     pub files: Vec<SessionFile>,
+    /// What the check of a call a contract governs needs (registries, budget spent); `None`
+    /// when no contract governs the call or nothing was loaded (the check then fails closed).
+    pub contract: Option<crate::contracts::sources::Inputs>,
 }
 
 /// A file an earlier call of the session left behind that matters later: one holding secret
@@ -104,6 +107,9 @@ pub enum Effect {
     RecordFiles(Vec<SessionFile>),
     /// Use up the one-time approval given for audit row `decision_id`.
     ConsumeApproval(i64),
+    /// Record a contracted call's spending of its budget. Applied only when the final answer
+    /// is allow (the hook drops it from an ask or deny: an asked call spends once approved).
+    Spend(crate::contracts::budget::Spend),
     /// Drop stale sessions, values, approvals and audit rows (session start and end).
     Prune,
     /// Truncate the write-ahead log (session end; best effort).

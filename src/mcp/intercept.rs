@@ -366,6 +366,18 @@ impl Shared {
         }
         effects::fill_call_view(&store, &session_id, Some(call), &keys, &mut view)?;
         view.catalog_complete = true;
+        // A contracted call: its registries, and its budget when no hook decided it (the
+        // hook's decision already spent it).
+        if let Some(c) = self.config.contracts.find(call) {
+            view.contract = Some(crate::contracts::sources::load_inputs(
+                &store,
+                &session_id,
+                c,
+                &self.config.contracts,
+                session.is_none(),
+                crate::state::now(),
+            )?);
+        }
         if let Some(why) = lock(&self.st).hidden.get(&call.name).cloned() {
             let mut c = view.catalog.take().unwrap_or_default();
             c.quarantined = true;
@@ -395,6 +407,12 @@ impl Shared {
                     e.effects.push(crate::session::Effect::Expose(src));
                 }
             }
+            e.effects
+                .retain(|x| !matches!(x, crate::session::Effect::Spend(_)));
+            effects::apply(&store, &session_id, &e.effects)?;
+        } else if e.decision.verdict == Verdict::Allow {
+            e.effects
+                .retain(|x| matches!(x, crate::session::Effect::Spend(_)));
             effects::apply(&store, &session_id, &e.effects)?;
         }
         Ok(e.decision)

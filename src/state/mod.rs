@@ -32,6 +32,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 mod approvals;
 mod audit;
 mod catalog;
+mod contracts;
 mod files;
 mod repair;
 mod schema;
@@ -42,6 +43,7 @@ pub use crate::session::{CatalogTool, Origin, Origins, SessionState};
 pub use approvals::{call_args_text, ApprovalRow, AskedCall, Granted, Grantor, CALL_ARGS_MAX};
 pub use audit::{AuditEntry, AuditRow};
 pub use catalog::{CatalogRow, ToolListing};
+pub use contracts::two_approvers;
 pub use repair::{health, is_damage, repair, Health, Repair, COMPANIONS, REPAIR_HINT};
 pub use sessions::UNSEEN_START;
 

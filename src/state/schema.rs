@@ -4,7 +4,7 @@ use super::{Result, StateError, Store};
 use rusqlite::TransactionBehavior;
 
 /// The schema version this build writes and understands.
-pub(super) const SCHEMA_VERSION: i64 = 4;
+pub(super) const SCHEMA_VERSION: i64 = 7;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE IF NOT EXISTS sessions(
@@ -121,6 +121,21 @@ ALTER TABLE sessions ADD COLUMN exposed_by TEXT;
 ALTER TABLE sessions ADD COLUMN exposed_at INTEGER;
 ";
 
+/// Version 7: what contracted calls spent of their budgets (`crate::contracts::budget`): one
+/// row per allowed call, its budget key (the contract's action), session, UTC day and units.
+const SCHEMA_V7: &str = "
+CREATE TABLE IF NOT EXISTS contract_spend(
+  id INTEGER PRIMARY KEY,
+  budget TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  amount INTEGER NOT NULL,
+  ts INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS contract_spend_session ON contract_spend(budget, session_id);
+CREATE INDEX IF NOT EXISTS contract_spend_day ON contract_spend(budget, day);
+";
+
 impl Store {
     /// The file's `PRAGMA user_version`.
     pub(super) fn schema_version(&self) -> Result<i64> {
@@ -158,6 +173,9 @@ impl Store {
         }
         if v < 4 {
             tx.execute_batch(SCHEMA_V4)?;
+        }
+        if v < 7 {
+            tx.execute_batch(SCHEMA_V7)?;
         }
         if v < 1 {
             // A new database knows when it began (one migrated from version 1 does not: it
@@ -289,6 +307,31 @@ mod tests {
         assert_eq!(
             c.exposed_by.as_deref(),
             Some("WebFetch: https://example.com/")
+        );
+    }
+
+    #[test]
+    fn version_4_database_gains_contract_spend() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v4.db");
+        {
+            let c = rusqlite::Connection::open(&path).unwrap();
+            for v in [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4] {
+                c.execute_batch(v).unwrap();
+            }
+            c.execute_batch("PRAGMA user_version=4;").unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        let spend = crate::contracts::budget::Spend {
+            key: "payment.transfer".into(),
+            units: 42,
+            day: 3,
+        };
+        s.record_spend("s", &spend).unwrap();
+        assert_eq!(
+            s.contract_spent("payment.transfer", "s", 3).unwrap().day,
+            42
         );
     }
 }

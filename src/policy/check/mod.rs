@@ -8,6 +8,7 @@
 
 pub mod allow;
 pub mod builtin;
+pub mod contract;
 pub mod disclosure;
 pub mod effects;
 pub mod exposure;
@@ -39,6 +40,7 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("builtin", builtin::check),
     ("tamper", tamper::check),
     ("secrets", secrets::check),
+    ("contract", contract::check),
     ("allow", allow::check),
     ("effects", effects::check),
     ("provenance", provenance::check),
@@ -74,6 +76,9 @@ pub struct Call<'a> {
     pub egress: bool,
     /// Set by the `allow` check: the checks after it may not object (see [`Waiver`]).
     pub waiver: Option<Waiver>,
+    /// Set by the `contract` check when a contract governs the tool: the checks after it do
+    /// not run (the contract's decision is the call's, with the earlier checks' objections).
+    pub contracted: bool,
 }
 
 /// A person's decision that the checks after the `allow` check (provenance, taint, review) do
@@ -111,6 +116,7 @@ impl<'a> Call<'a> {
             is_read: false,
             egress: false,
             waiver: None,
+            contracted: false,
         };
         call.derive();
         call
@@ -174,6 +180,9 @@ pub fn pre_tool(
     // The verdict of the checks before the waiver, once the `allow` check set one.
     let mut before_waiver: Option<Option<Decision>> = None;
     for (_, check) in PRE_TOOL {
+        if call.contracted {
+            break;
+        }
         check(&mut call);
         if before_waiver.is_none() && call.waiver.is_some() {
             before_waiver = Some(call.verdicts.best.clone());
