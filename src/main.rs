@@ -50,7 +50,8 @@ fn cli() -> clap::Command {
         .subcommand(commands::check::command())
         .subcommand(commands::log::command())
         .subcommand(commands::approve::command())
-        .subcommand(commands::scan::command());
+        .subcommand(commands::scan::command())
+        .subcommand(commands::contracts::command());
     // The AgentDojo tooling, off the hook's path (the `replay` feature, on by default).
     #[cfg(feature = "replay")]
     let cmd = cmd.subcommand(commands::replay::command());
@@ -217,6 +218,7 @@ fn dispatch(m: &clap::ArgMatches) -> CliResult {
         Some(("log", sub)) => commands::log::run(sub),
         Some(("approve", sub)) => commands::approve::run(sub),
         Some(("scan", sub)) => commands::scan::run(sub),
+        Some(("contracts", sub)) => commands::contracts::run(sub),
         #[cfg(feature = "replay")]
         Some(("replay", sub)) => commands::replay::run(sub),
         Some(("install", sub)) => commands::install::run(sub),

@@ -4,6 +4,7 @@
 pub mod approve;
 pub mod check;
 pub mod completions;
+pub mod contracts;
 pub mod demo;
 pub mod doctor;
 pub mod install;

@@ -104,15 +104,19 @@ fn json(v: &Value, r: &Registry, out: &mut RegistryData, depth: usize) {
         }
         Value::Object(m) if depth > 0 => {
             let mut vals = Vec::new();
-            for (k, x) in m {
-                if k == &r.key {
-                    continue;
-                }
-                if r.fields.is_empty() || r.fields.iter().any(|f| f == k) {
-                    match x {
-                        Value::Array(xs) => vals.extend(xs.iter().filter_map(scalar)),
-                        x => vals.extend(scalar(x)),
-                    }
+            // In the order of `fields` (a reference resolves to the first that fits).
+            let picked: Vec<&Value> = if r.fields.is_empty() {
+                m.iter()
+                    .filter(|(k, _)| *k != &r.key)
+                    .map(|(_, x)| x)
+                    .collect()
+            } else {
+                r.fields.iter().filter_map(|f| m.get(f)).collect()
+            };
+            for x in picked {
+                match x {
+                    Value::Array(xs) => vals.extend(xs.iter().filter_map(scalar)),
+                    x => vals.extend(scalar(x)),
                 }
             }
             if let Some(key) = m.get(&r.key).and_then(scalar) {
