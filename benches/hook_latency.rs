@@ -192,15 +192,44 @@ fn main() {
             "64 KB PostToolUse (3 injected sentences)",
             post(text(65536, true)).into_bytes(),
         ),
+        // The one row with a contract (`--config` with a contract for the bank tool and a
+        // registry of 200 payees): the other rows run with no contract configured.
+        (
+            "contracted PreToolUse (bank/send_money, registry of 200)",
+            json!({"session_id": session, "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "mcp__bank__send_money", "tool_input": {"recipient": "DE89370400440532013000", "amount": 12.5, "subject": "invoice 7"}, "tool_use_id": "t", "mcp_server": {"name": "bank", "source": "user"}}).to_string().into_bytes(),
+        ),
     ];
+    let contract_cfg = tmp.join("contracts.toml");
+    std::fs::write(&contract_cfg, "[registries.payees]\npath = \"payees.json\"\nfields = [\"iban\"]\n[[contracts]]\nserver = \"bank\"\ntool = \"send_money\"\naction = \"payment.transfer\"\nbudget = { param = \"amount\", scale = 100, per_session = 100000000, per_day = 100000000 }\n[contracts.params.recipient]\ncritical = true\nsources = [\"prompt\", \"registry:payees\"]\nnormalize = \"iban\"\n[contracts.params.amount]\ntype = \"number\"\n[contracts.params.subject]\ntype = \"string\"\n[[contracts.approval]]\nlevel = 1\nwhen = { amount = \"> 1000\" }\n").unwrap();
+    let payees: Vec<serde_json::Value> = (0..199)
+        .map(|i| json!({"iban": format!("GB{:02}WEST{:014}", i % 90 + 10, i)}))
+        .chain(std::iter::once(
+            json!({"iban": "DE89 3704 0044 0532 0130 00"}),
+        ))
+        .collect();
+    std::fs::write(
+        tmp.join("payees.json"),
+        serde_json::Value::Array(payees).to_string(),
+    )
+    .unwrap();
+    let contracted = variants.len() - 1;
+    let cfg_arg = contract_cfg.to_string_lossy().into_owned();
+    let contracted_args = ["hook", "claude", "--config", cfg_arg.as_str()];
+    let args_of = |vi: usize| -> &[&str] {
+        if vi == contracted {
+            &contracted_args
+        } else {
+            &["hook", "claude"]
+        }
+    };
     // Warm up: schema, the session's prompt, page cache.
     for (_, b, d) in &bins {
         time_once(b, &["hook", "claude"], prompt.to_string().as_bytes(), d);
     }
-    for (_, input) in &variants {
+    for (vi, (_, input)) in variants.iter().enumerate() {
         for _ in 0..5 {
             for (_, b, d) in &bins {
-                time_once(b, &["hook", "claude"], input, d);
+                time_once(b, args_of(vi), input, d);
             }
             time_once(&empty, &[], input, &db);
         }
@@ -232,7 +261,7 @@ fn main() {
             floor.push(time_once(&empty, &[], b"{}", &db));
             for (i, (_, bi, vi)) in rows_of.iter().enumerate() {
                 let (_, b, d) = &bins[*bi];
-                samples[i].push(time_once(b, &["hook", "claude"], &variants[*vi].1, d));
+                samples[i].push(time_once(b, args_of(*vi), &variants[*vi].1, d));
             }
         }
         let f = median(&mut floor);
