@@ -162,10 +162,8 @@ fn phone(v: &str) -> Option<String> {
     }
     let digits = if let Some(r) = s.strip_prefix('+') {
         r
-    } else if let Some(r) = s.strip_prefix("00") {
-        r
     } else {
-        return None;
+        s.strip_prefix("00")?
     };
     let ok = (7..=15).contains(&digits.len())
         && digits.bytes().all(|b| b.is_ascii_digit())

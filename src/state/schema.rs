@@ -293,7 +293,7 @@ mod tests {
             .unwrap();
         }
         let s = Store::open(&path).unwrap();
-        assert_eq!(s.schema_version().unwrap(), 4);
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
         // Old rows: not exposed, taint kept (a tainted one still counts as exposed).
         let t = s.session_state("t").unwrap().unwrap();
         assert!(t.tainted && !t.exposed && t.is_exposed());

@@ -320,7 +320,8 @@ fn is_ref(v: &Value) -> bool {
 fn validate(name: &str, p: &Param, v: &Value, r: &mut Resolved) -> Result<(), String> {
     let ref_ok = p.critical && (is_ref(v) || v.as_array().is_some_and(|a| a.iter().any(is_ref)));
     if let Some(t) = p.ty {
-        if !t.holds(v) && !(ref_ok && matches!(t, Type::String | Type::Array)) {
+        let as_ref = ref_ok && matches!(t, Type::String | Type::Array);
+        if !(t.holds(v) || as_ref) {
             return Err(format!(
                 "parameter '{name}' must be {} {} (got {})",
                 if t == Type::Integer || t == Type::Array {
