@@ -84,6 +84,11 @@ pub struct Config {
     /// to and the destination rules do not ask about (`policy::trusted`). A weakening setting,
     /// from the protected config file only (like `allow`).
     pub trusted_destinations: Vec<crate::policy::trusted::TrustedDestination>,
+    /// The `[export]` table: the file the hook appends one line per decision to
+    /// (`export::sink`). Only from the protected config file (default path or `--config`):
+    /// a file named by `$INTENTSHIELD_CONFIG` must not make the hook append to a path of its
+    /// choosing.
+    pub export: Option<crate::export::sink::ExportConfig>,
     /// The config file that was read, if any.
     pub file: Option<PathBuf>,
 }
@@ -100,6 +105,7 @@ impl Default for Config {
             allow: Default::default(),
             exposure: Default::default(),
             trusted_destinations: Vec::new(),
+            export: None,
             file: None,
         }
     }
@@ -354,6 +360,9 @@ fn apply_file(cfg: &mut Config, text: &str) -> Result<(), String> {
     if let Some(item) = doc.get("trusted_destinations") {
         cfg.trusted_destinations = crate::policy::trusted::from_toml(item)?;
     }
+    if let Some(item) = doc.get("export") {
+        cfg.export = Some(crate::export::sink::ExportConfig::from_toml(item)?);
+    }
     if let Some(arr) = doc.get("read_only_tools") {
         let arr = arr
             .as_array()
@@ -379,6 +388,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "allow",
     "exposure",
     "trusted_destinations",
+    "export",
 ];
 
 /// Refuses a key the config file may not hold: a misspelled setting (`reviw`) must not be

@@ -49,6 +49,7 @@ fn cli() -> clap::Command {
         )
         .subcommand(commands::check::command())
         .subcommand(commands::log::command())
+        .subcommand(commands::audit::command())
         .subcommand(commands::approve::command())
         .subcommand(commands::scan::command());
     // The AgentDojo tooling, off the hook's path (the `replay` feature, on by default).
@@ -215,6 +216,7 @@ fn dispatch(m: &clap::ArgMatches) -> CliResult {
     match m.subcommand() {
         Some(("check", sub)) => commands::check::run(sub),
         Some(("log", sub)) => commands::log::run(sub),
+        Some(("audit", sub)) => commands::audit::run(sub),
         Some(("approve", sub)) => commands::approve::run(sub),
         Some(("scan", sub)) => commands::scan::run(sub),
         #[cfg(feature = "replay")]
