@@ -49,8 +49,11 @@ fn documented_hash(prev: &str, fields: &[Option<String>]) -> String {
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Every row's hashed fields in order, by id.
-fn rows(conn: &Connection) -> Vec<(i64, Vec<Option<String>>, String, Option<String>)> {
+/// One row: id, its hashed fields in order, prev_hash, row_hash.
+type Row = (i64, Vec<Option<String>>, String, Option<String>);
+
+/// Every row, by id.
+fn rows(conn: &Connection) -> Vec<Row> {
     let mut st = conn
         .prepare(
             "SELECT id, CAST(id AS TEXT), CAST(ts AS TEXT), harness, session_id, event, tool, verdict, reason_code,

@@ -34,12 +34,17 @@ fn hook_with(config: &Path, ev: &Value, db: &Path) -> Run {
 // ---------------------------------------------------------------------------------------------
 // CEF grammar
 
+/// A CEF line read back: the seven header fields and the extension's `(key, value)` pairs.
+type Cef = (Vec<String>, Vec<(String, String)>);
+/// A change that breaks an event.
+type Breaker = Box<dyn Fn(&mut Value)>;
+
 /// Splits a CEF line into its seven header fields (unescaped) and its extension pairs
 /// (unescaped), checking the grammar: `CEF:Version|Vendor|Product|Version|Signature ID|Name|
 /// Severity|Extension`, `\|` and `\\` the only escapes in the header, `\\`, `\=`, `\n`, `\r` the
 /// only escapes in extension values, no unescaped `=` in a value, keys of letters and digits,
 /// no raw newline anywhere.
-fn parse_cef(line: &str) -> Result<(Vec<String>, Vec<(String, String)>), String> {
+fn parse_cef(line: &str) -> Result<Cef, String> {
     if line.contains('\n') || line.contains('\r') {
         return Err("raw newline".into());
     }
@@ -433,7 +438,7 @@ fn ocsf_events_carry_the_class_requirements() {
     assert_eq!(v["api"]["operation"], "UserPromptSubmit");
     // The checker refuses a missing requirement, a wrong type and an undefined attribute.
     let good = export::ocsf::event(&row("m", "s", Some("Bash"), "deny"));
-    let broken: Vec<Box<dyn Fn(&mut Value)>> = vec![
+    let broken: Vec<Breaker> = vec![
         Box::new(|v| v["api"].as_object_mut().unwrap().clear()),
         Box::new(|v| {
             v.as_object_mut().unwrap().remove("src_endpoint");

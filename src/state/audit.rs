@@ -743,3 +743,102 @@ impl Store {
             .optional()?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(msg: &str) -> AuditEntry<'_> {
+        AuditEntry {
+            harness: "claude",
+            session_id: "s",
+            event: "PreToolUse",
+            tool: Some("Bash"),
+            verdict: "allow",
+            reason_code: "ok",
+            rules: &[],
+            args_digest: None,
+            message: msg,
+        }
+    }
+
+    #[test]
+    fn pruning_moves_the_anchor_and_keeps_the_chain() {
+        let s = Store::open_in_memory().unwrap();
+        let old = now() - crate::state::AUDIT_TTL - 10;
+        let mut written = Vec::new();
+        for i in 0..3 {
+            let r = s
+                .append_decision(&entry(&format!("old {i}")), &Receipt::default(), old)
+                .unwrap();
+            written.push(r);
+        }
+        let receipt = Receipt {
+            critical: Some(r#"[{"value":"bob@example.com","kind":"email","origins":["user"]}]"#),
+            approver: Some("approval #2 by uid 1000 on /dev/pts/1"),
+        };
+        let fresh = s.record_decision_with(&entry("new"), &receipt).unwrap();
+        assert_eq!(fresh.prev_hash, written[2].row_hash);
+        assert_eq!(written[0].prev_hash, GENESIS);
+        assert_eq!(s.verify_chain().unwrap().bad_count, 0);
+        assert_eq!(s.prune_audit(now() - crate::state::AUDIT_TTL).unwrap(), 3);
+        assert_eq!(
+            s.chain_anchor().unwrap(),
+            Some((written[2].id, written[2].row_hash.clone()))
+        );
+        let r = s.verify_chain().unwrap();
+        assert_eq!((r.rows, r.chained, r.bad_count), (1, 1, 0));
+        let row = s.decision(fresh.id).unwrap().unwrap();
+        assert_eq!(s.chain_status(&row).unwrap(), ChainStatus::Ok);
+        assert_eq!(row.approver.as_deref(), receipt.approver);
+        // Pruning everything: ids go on after the anchor, and the chain from it.
+        assert_eq!(s.prune_audit(now() + 10).unwrap(), 1);
+        let next = s
+            .record_decision_with(&entry("after"), &Receipt::default())
+            .unwrap();
+        assert_eq!(next.id, fresh.id + 1);
+        assert_eq!(next.prev_hash, fresh.row_hash);
+        assert_eq!(s.verify_chain().unwrap().bad_count, 0);
+        // Nothing older than the cutoff: nothing pruned, the anchor stays.
+        assert_eq!(s.prune_audit(0).unwrap(), 0);
+        assert_eq!(s.chain_anchor().unwrap().unwrap().0, fresh.id);
+    }
+
+    #[test]
+    fn null_and_empty_hash_differently() {
+        let e = entry("m");
+        let base = RowContent {
+            id: 1,
+            ts: 2,
+            harness: e.harness,
+            session_id: e.session_id,
+            event: e.event,
+            tool: None,
+            verdict: e.verdict,
+            reason_code: e.reason_code,
+            rules: "[]",
+            args_digest: None,
+            message: e.message,
+            critical: None,
+            approver: None,
+        };
+        let empty = RowContent {
+            tool: Some(""),
+            ..base
+        };
+        assert_ne!(row_hash(GENESIS, &base), row_hash(GENESIS, &empty));
+        // Moving bytes between neighbouring fields changes the hash (length prefixes).
+        let shifted = RowContent {
+            harness: "claudes",
+            session_id: "",
+            ..base
+        };
+        let other = RowContent {
+            harness: "claude",
+            session_id: "s",
+            ..base
+        };
+        assert_ne!(row_hash(GENESIS, &shifted), row_hash(GENESIS, &other));
+        assert_eq!(row_hash(GENESIS, &base).len(), 64);
+    }
+}
