@@ -133,7 +133,11 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
         Ok((d, row)) => {
             // After the commit, never changing the decision: a failed export line is noted
             // in errors.log and dropped.
-            if let (Some(x), Some(row)) = (export, row) {
+            if let (Some(x), Some(mut row)) = (export, row) {
+                // The arguments of a stopped call, as the database keeps them (masked, capped).
+                if matches!(d.verdict, Verdict::Ask | Verdict::Deny) {
+                    row.args = ev.tool.as_ref().map(|t| state::call_args_text(&t.input));
+                }
                 if let Err(e) = crate::export::sink::emit(x, &row) {
                     log_error(db_path.as_ref().ok().map(PathBuf::as_path), &e);
                 }
@@ -164,7 +168,7 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
 }
 
 /// Decides, applies and records the event in one transaction; with `export`, also returns the
-/// audit row as written (arguments of an ask or deny masked), for the sink.
+/// audit row as written (without the arguments), for the sink.
 fn decide_and_record(
     ev: &Event,
     store: &mut Store,
@@ -229,11 +233,8 @@ fn decide_and_record(
             rules: serde_json::to_string(&d.rules).unwrap_or_else(|_| "[]".into()),
             args_digest: digest.clone(),
             message: d.message.clone(),
-            args: ev
-                .tool
-                .as_ref()
-                .filter(|_| stopped)
-                .map(|t| state::call_args_text(&t.input)),
+            // Filled in after the commit (masking is not done under the write lock).
+            args: None,
             critical: critical.clone(),
             approver: approver.clone(),
             prev_hash: Some(written.prev_hash),
