@@ -88,6 +88,11 @@ pub struct Config {
     /// for critical arguments (`crate::contracts`). Weakening for the tools they govern (their
     /// decision replaces the later checks'): only from the protected config file, like `[allow]`.
     pub contracts: crate::contracts::Contracts,
+    /// The `[export]` table: the file the hook appends one line per decision to
+    /// (`export::sink`). Only from the protected config file (default path or `--config`):
+    /// a file named by `$INTENTSHIELD_CONFIG` must not make the hook append to a path of its
+    /// choosing.
+    pub export: Option<crate::export::sink::ExportConfig>,
     /// The config file that was read, if any.
     pub file: Option<PathBuf>,
 }
@@ -105,6 +110,7 @@ impl Default for Config {
             exposure: Default::default(),
             trusted_destinations: Vec::new(),
             contracts: Default::default(),
+            export: None,
             file: None,
         }
     }
@@ -377,6 +383,9 @@ fn apply_file_in(cfg: &mut Config, text: &str, base: &std::path::Path) -> Result
     if !cfg.contracts.is_empty() || !cfg.contracts.registries.is_empty() {
         cfg.contracts.check_refs()?;
     }
+    if let Some(item) = doc.get("export") {
+        cfg.export = Some(crate::export::sink::ExportConfig::from_toml(item)?);
+    }
     if let Some(arr) = doc.get("read_only_tools") {
         let arr = arr
             .as_array()
@@ -405,6 +414,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "contracts",
     "registries",
     "contracts_files",
+    "export",
 ];
 
 /// Refuses a key the config file may not hold: a misspelled setting (`reviw`) must not be

@@ -120,18 +120,31 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
             .and_then(|cwd| crate::pause::active_call(cwd, call_dir(&ev), state::now())),
     };
     let own_store = store.is_none();
+    // The export sink is the real hook's only (`check` passes its own store).
+    let export = cfg.export.as_ref().filter(|_| own_store);
     let result = match store {
-        Some(s) => decide_and_record(&ev, s, &ctx),
+        Some(s) => decide_and_record(&ev, s, &ctx, None),
         None => match &db_path {
             Ok(p) => match Store::open(p) {
-                Ok(mut s) => decide_and_record(&ev, &mut s, &ctx),
+                Ok(mut s) => decide_and_record(&ev, &mut s, &ctx, export),
                 Err(e) => Err(e),
             },
             Err(e) => Err(state::StateError(e.0.clone())),
         },
     };
     match result {
-        Ok(d) => {
+        Ok((d, row)) => {
+            // After the commit, never changing the decision: a failed export line is noted
+            // in errors.log and dropped.
+            if let (Some(x), Some(mut row)) = (export, row) {
+                // The arguments of a stopped call, as the database keeps them (masked, capped).
+                if matches!(d.verdict, Verdict::Ask | Verdict::Deny) {
+                    row.args = ev.tool.as_ref().map(|t| state::call_args_text(&t.input));
+                }
+                if let Err(e) = crate::export::sink::emit(x, &row) {
+                    log_error(db_path.as_ref().ok().map(PathBuf::as_path), &e);
+                }
+            }
             let rendered = harness::render(&ev, &d, &opts);
             Outcome {
                 event: Some(ev),
@@ -157,7 +170,14 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
     }
 }
 
-fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state::Result<Decision> {
+/// Decides, applies and records the event in one transaction; with `export`, also returns the
+/// audit row as written (without the arguments), for the sink.
+fn decide_and_record(
+    ev: &Event,
+    store: &mut Store,
+    ctx: &Context<'_>,
+    export: Option<&crate::export::sink::ExportConfig>,
+) -> state::Result<(Decision, Option<state::AuditRow>)> {
     // Everything that needs no database runs before the write lock is taken, so concurrent
     // hooks wait less: the digest of the arguments as sent (the audit row and the approval
     // check share it), the call's facts (the view needs their origins, the checks their
@@ -171,9 +191,14 @@ fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state:
         .then(|| policy::evaluate(ev, None, &SessionView::default(), ctx));
     store.begin()?;
     let result = (|| {
-        let mut d = decide(ev, digest.as_deref(), facts, early, store, ctx)?;
+        let (mut d, approval, critical) = decide(ev, digest.as_deref(), facts, early, store, ctx)?;
         let tool = ev.tool.as_ref().map(|t| t.display_name());
-        let id = store.record_decision(&AuditEntry {
+        // The receipt names who approved a call a person let through.
+        let approver = match approval {
+            Some(a) if d.reason == Reason::Approved => store.approver_of(a)?,
+            _ => None,
+        };
+        let entry = AuditEntry {
             harness: ev.harness.name(),
             session_id: &ev.session_id,
             event: &ev.event_name,
@@ -183,21 +208,48 @@ fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state:
             rules: &d.rules,
             args_digest: digest.as_deref(),
             message: &d.message,
-        })?;
+        };
+        let receipt = state::Receipt {
+            critical: critical.as_deref(),
+            approver: approver.as_deref(),
+        };
+        let written = store.record_decision_with(&entry, &receipt)?;
+        let id = written.id;
         d.audit_id = Some(id);
-        if matches!(d.verdict, Verdict::Ask | Verdict::Deny) {
+        let stopped = matches!(d.verdict, Verdict::Ask | Verdict::Deny);
+        if stopped {
             // What `intentshield approve` and `log` show the person (masked, capped): the
             // calls that were stopped, asks and denies.
             if let Some(t) = &ev.tool {
                 store.record_call_args(id, &t.input)?;
             }
         }
-        Ok(d)
+        let row = export.map(|_| state::AuditRow {
+            id,
+            ts: written.ts,
+            harness: entry.harness.into(),
+            session_id: entry.session_id.into(),
+            event: entry.event.into(),
+            tool: tool.clone(),
+            verdict: entry.verdict.into(),
+            reason_code: entry.reason_code.into(),
+            rules: serde_json::to_string(&d.rules).unwrap_or_else(|_| "[]".into()),
+            args_digest: digest.clone(),
+            message: d.message.clone(),
+            // Filled in after the commit (masking is not done under the write lock).
+            args: None,
+            critical: critical.clone(),
+            approver: approver.clone(),
+            prev_hash: Some(written.prev_hash),
+            row_hash: Some(written.row_hash),
+            chain: None,
+        });
+        Ok((d, row))
     })();
     match result {
-        Ok(d) => {
+        Ok(out) => {
             store.commit()?;
-            Ok(d)
+            Ok(out)
         }
         Err(e) => {
             store.rollback();
@@ -208,7 +260,9 @@ fn decide_and_record(ev: &Event, store: &mut Store, ctx: &Context<'_>) -> state:
 
 /// Loads the session view (which also creates or refreshes the session row), evaluates the
 /// event unless `early` already holds its evaluation, uses a pending approval for an ask, and
-/// applies the effects (the caller holds the transaction).
+/// applies the effects (the caller holds the transaction). Returns the decision, the id of
+/// the approval it used (if any) and the call's critical values for the receipt
+/// ([`critical_values`]).
 fn decide(
     ev: &Event,
     digest: Option<&str>,
@@ -216,7 +270,7 @@ fn decide(
     early: Option<policy::Evaluation>,
     store: &Store,
     ctx: &Context<'_>,
-) -> state::Result<Decision> {
+) -> state::Result<(Decision, Option<i64>, Option<String>)> {
     let keys = facts.as_ref().map(policy::Facts::keys).unwrap_or_default();
     let mut view = effects::load_view(store, ev, &keys)?;
     // A call a contract governs: its registries and budget, read in this transaction.
@@ -233,6 +287,8 @@ fn decide(
             )?);
         }
     }
+    let critical = facts.as_ref().and_then(|f| critical_values(f, &view));
+    let mut approval = None;
     let mut e = match early {
         Some(e) => e,
         None => policy::evaluate(ev, facts, &view, ctx),
@@ -249,6 +305,7 @@ fn decide(
                     Some((a, b)) => {
                         e = policy::use_approval(e, a);
                         e.effects.push(crate::session::Effect::ConsumeApproval(b));
+                        approval = Some(a);
                     }
                     None if !rows.is_empty() => {
                         e.decision.message = format!(
@@ -263,6 +320,7 @@ fn decide(
                 store.pending_approval(harness, &ev.session_id, &tool, digest, ttl)?
             {
                 e = policy::use_approval(e, id);
+                approval = Some(id);
             }
         }
     }
@@ -275,7 +333,43 @@ fn decide(
     if e.decision.reason == Reason::Housekeeping {
         e.decision.message = format!("housekeeping ({} stale rows pruned)", applied.pruned);
     }
-    Ok(e.decision)
+    Ok((e.decision, approval, critical))
+}
+
+/// Most critical values a receipt records.
+const CRITICAL_MAX: usize = 16;
+
+/// The call's critical values for its receipt: the values of its destination arguments
+/// (recipients, URLs, hosts, accounts, repositories: `Facts::dest_args`), each with its kind
+/// and where the session saw it (`user`, `output`, `output_injected`, `description_poisoned`,
+/// `tainted_scope`; none: never seen), as JSON text with secrets masked
+/// (`state::call_args_text`); at most [`CRITICAL_MAX`] values of at most 256 characters.
+/// `None` when the call has no destination argument.
+fn critical_values(facts: &policy::Facts, view: &SessionView) -> Option<String> {
+    if facts.dest_args.is_empty() {
+        return None;
+    }
+    let vals: Vec<Value> = facts
+        .dest_args
+        .iter()
+        .take(CRITICAL_MAX)
+        .map(|v| {
+            let o = view.origins.get(&v.text).copied().unwrap_or_default();
+            let origins: Vec<&str> = [
+                (o.user, "user"),
+                (o.output, "output"),
+                (o.injected, "output_injected"),
+                (o.poisoned_description, "description_poisoned"),
+                (o.tainted_scope, "tainted_scope"),
+            ]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect();
+            let text: String = v.text.chars().take(256).collect();
+            serde_json::json!({"value": text, "kind": v.kind, "origins": origins})
+        })
+        .collect();
+    Some(state::call_args_text(&Value::Array(vals)))
 }
 
 /// Argument fields in which a shell tool is told the folder to run in (Codex `workdir`, Gemini

@@ -24,6 +24,7 @@ pub mod effects;
 pub mod env;
 pub mod event;
 pub mod exit;
+pub mod export;
 pub mod fsutil;
 pub mod harness;
 pub mod hook;

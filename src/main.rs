@@ -49,6 +49,7 @@ fn cli() -> clap::Command {
         )
         .subcommand(commands::check::command())
         .subcommand(commands::log::command())
+        .subcommand(commands::audit::command())
         .subcommand(commands::approve::command())
         .subcommand(commands::scan::command())
         .subcommand(commands::contracts::command());
@@ -216,6 +217,7 @@ fn dispatch(m: &clap::ArgMatches) -> CliResult {
     match m.subcommand() {
         Some(("check", sub)) => commands::check::run(sub),
         Some(("log", sub)) => commands::log::run(sub),
+        Some(("audit", sub)) => commands::audit::run(sub),
         Some(("approve", sub)) => commands::approve::run(sub),
         Some(("scan", sub)) => commands::scan::run(sub),
         Some(("contracts", sub)) => commands::contracts::run(sub),

@@ -1,10 +1,11 @@
 //! `intentshield log`: recent decisions from the audit, newest first (`approve` is in
-//! `approve.rs`).
+//! `approve.rs`), as text, JSON Lines, CEF or OCSF (`--format`, [`crate::export`]); each row's
+//! receipt is checked and a row whose hash chain is broken is marked.
 
 use crate::exit::{CliError, CliResult, ExitStatus};
+use crate::export::Format;
 use crate::state::{self, Store};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use serde_json::json;
 use std::path::PathBuf;
 
 fn db_arg() -> Arg {
@@ -48,7 +49,14 @@ pub fn command() -> Command {
             Arg::new("json")
                 .long("json")
                 .action(ArgAction::SetTrue)
-                .help("One JSON object per row"),
+                .conflicts_with("format")
+                .help("One JSON object per row (the same as --format jsonl)"),
+        )
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_parser(["text", "jsonl", "cef", "ocsf"])
+                .help("text (default), jsonl, cef (ArcSight CEF) or ocsf (OCSF API Activity)"),
         )
 }
 
@@ -60,7 +68,10 @@ pub const PREVIEW_CHARS: usize = 120;
 ///
 /// Text columns: id, time (UTC, ISO 8601), harness, session, decision, reason code, event,
 /// tool, message; an asked or denied call's recorded arguments follow on a second line
-/// (`args:`, [`preview`]).
+/// (`args:`, [`preview`]). A row whose receipt does not match (`state::ChainStatus::Broken`)
+/// has `BROKEN` after its id, and a note at the end names `intentshield audit verify`.
+/// `--json`/`--format jsonl|cef|ocsf`: one line per row in that format (`crate::export`),
+/// JSON Lines with a `chain` field.
 ///
 /// # Errors
 ///
@@ -75,7 +86,12 @@ pub fn run(m: &ArgMatches) -> CliResult {
     let rows = store
         .recent_decisions(session, verdict, limit)
         .map_err(|e| CliError::error("intentshield log", e))?;
-    let json_out = m.get_flag("json");
+    let format = match m.get_one::<String>("format").map(String::as_str) {
+        _ if m.get_flag("json") => Some(Format::Jsonl),
+        None | Some("text") => None,
+        Some(f) => Some(Format::from_name(f).map_err(|e| CliError::error("intentshield log", e))?),
+    };
+    let json_out = format.is_some();
     if rows.is_empty() {
         let what = match (session, verdict) {
             (None, None) => "the audit is empty: no decision recorded yet".to_string(),
@@ -97,19 +113,24 @@ pub fn run(m: &ArgMatches) -> CliResult {
         }
         return Ok(ExitStatus::SUCCESS);
     }
-    for r in rows {
-        if json_out {
-            println!(
-                "{}",
-                json!({"id": r.id, "ts": r.ts, "time": fmt_iso(r.ts), "harness": r.harness, "session": r.session_id,
-                       "event": r.event, "tool": r.tool, "decision": r.verdict,
-                       "reason": r.reason_code, "rules": serde_json::from_str::<serde_json::Value>(&r.rules).unwrap_or_default(),
-                       "args_digest": r.args_digest, "args": r.args, "message": r.message})
-            );
+    let mut broken = 0;
+    for mut r in rows {
+        let status = store
+            .chain_status(&r)
+            .map_err(|e| CliError::error("intentshield log", e))?;
+        r.chain = Some(status);
+        let mark = if status == state::ChainStatus::Broken {
+            broken += 1;
+            " BROKEN"
+        } else {
+            ""
+        };
+        if let Some(f) = format {
+            println!("{}", f.line(&r));
         } else {
             println!(
-                "#{:<6} {} {:<6} {:<14} {:<5} {:<32} {:<18} {:<28} {}",
-                r.id,
+                "{:<7} {} {:<6} {:<14} {:<5} {:<32} {:<18} {:<28} {}",
+                format!("#{}{mark}", r.id),
                 fmt_iso(r.ts),
                 r.harness,
                 short_session(&r.session_id),
@@ -123,6 +144,11 @@ pub fn run(m: &ArgMatches) -> CliResult {
                 println!("        args: {}", preview(a, PREVIEW_CHARS));
             }
         }
+    }
+    if broken > 0 {
+        eprintln!(
+            "intentshield log: {broken} row(s) shown do not match the audit's hash chain (changed or removed rows); run: intentshield audit verify"
+        );
     }
     Ok(ExitStatus::SUCCESS)
 }

@@ -2,6 +2,7 @@
 //! `run(&ArgMatches) -> exit::CliResult` (the exit status, or the error `main` prints).
 
 pub mod approve;
+pub mod audit;
 pub mod check;
 pub mod completions;
 pub mod contracts;

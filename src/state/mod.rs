@@ -41,7 +41,10 @@ mod values;
 
 pub use crate::session::{CatalogTool, Origin, Origins, SessionState};
 pub use approvals::{call_args_text, ApprovalRow, AskedCall, Granted, Grantor, CALL_ARGS_MAX};
-pub use audit::{AuditEntry, AuditRow};
+pub use audit::{
+    row_hash, Appended, AuditEntry, AuditRow, BadRow, ChainProblem, ChainReport, ChainStatus,
+    Receipt, RowContent, GENESIS,
+};
 pub use catalog::{CatalogRow, ToolListing};
 pub use contracts::two_approvers;
 pub use repair::{health, is_damage, repair, Health, Repair, COMPANIONS, REPAIR_HINT};

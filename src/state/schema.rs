@@ -4,7 +4,7 @@ use super::{Result, StateError, Store};
 use rusqlite::TransactionBehavior;
 
 /// The schema version this build writes and understands.
-pub(super) const SCHEMA_VERSION: i64 = 7;
+pub(super) const SCHEMA_VERSION: i64 = 8;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE IF NOT EXISTS sessions(
@@ -136,6 +136,23 @@ CREATE INDEX IF NOT EXISTS contract_spend_session ON contract_spend(budget, sess
 CREATE INDEX IF NOT EXISTS contract_spend_day ON contract_spend(budget, day);
 ";
 
+/// Version 8: receipts, a hash chain over the audit (`state::audit`): each decision row's
+/// resolved critical values with their origins (`critical`, JSON text) and who approved it
+/// (`approver`), the row hash of the row before it (`prev_hash`) and its own (`row_hash`, over
+/// `prev_hash` and its content); `audit_chain` holds the chain's anchor once rows are pruned
+/// (`pruned_id`, `pruned_hash`: the id and row hash of the last pruned row). Rows from before
+/// version 8 have no hash and stay outside the chain (`audit verify` counts them as legacy).
+const SCHEMA_V8: &str = "
+ALTER TABLE decisions ADD COLUMN critical TEXT;
+ALTER TABLE decisions ADD COLUMN approver TEXT;
+ALTER TABLE decisions ADD COLUMN prev_hash TEXT;
+ALTER TABLE decisions ADD COLUMN row_hash TEXT;
+CREATE TABLE IF NOT EXISTS audit_chain(
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+";
+
 impl Store {
     /// The file's `PRAGMA user_version`.
     pub(super) fn schema_version(&self) -> Result<i64> {
@@ -176,6 +193,9 @@ impl Store {
         }
         if v < 7 {
             tx.execute_batch(SCHEMA_V7)?;
+        }
+        if v < 8 {
+            tx.execute_batch(SCHEMA_V8)?;
         }
         if v < 1 {
             // A new database knows when it began (one migrated from version 1 does not: it
@@ -333,5 +353,46 @@ mod tests {
             s.contract_spent("payment.transfer", "s", 3).unwrap().day,
             42
         );
+    }
+
+    #[test]
+    fn version_4_database_gains_receipts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v4.db");
+        {
+            let c = rusqlite::Connection::open(&path).unwrap();
+            for step in [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4] {
+                c.execute_batch(step).unwrap();
+            }
+            c.execute_batch(
+                "INSERT INTO decisions(ts, harness, session_id, event, verdict, reason_code, rules, message)
+                   VALUES(1, 'claude', 's', 'PreToolUse', 'allow', 'ok', '[]', 'old row');
+                 PRAGMA user_version=4;",
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        // The old row stays, unchained; new rows chain after it.
+        let e = crate::state::AuditEntry {
+            harness: "claude",
+            session_id: "s",
+            event: "PreToolUse",
+            tool: Some("Bash"),
+            verdict: "allow",
+            reason_code: "ok",
+            rules: &[],
+            args_digest: None,
+            message: "new row",
+        };
+        s.record_decision(&e).unwrap();
+        s.record_decision(&e).unwrap();
+        let r = s.verify_chain().unwrap();
+        assert_eq!((r.rows, r.legacy, r.chained, r.bad_count), (3, 1, 2, 0));
+        let n: i64 = s
+            .conn
+            .query_row("SELECT count(*) FROM audit_chain", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0);
     }
 }

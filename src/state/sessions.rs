@@ -131,10 +131,8 @@ impl Store {
             "DELETE FROM approvals WHERE created_at < ?1",
             params![now() - 24 * 3600],
         )?;
-        self.conn.execute(
-            "DELETE FROM decisions WHERE ts < ?1",
-            params![now() - AUDIT_TTL],
-        )?;
+        // A prefix of the audit's hash chain, its last hash kept as the anchor.
+        self.prune_audit(now() - AUDIT_TTL)?;
         self.prune_call_args()?;
         Ok(n + s)
     }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 /// `mcp list` too, and `doctor` without `--repair`). Every other one changes state.
 pub const READ_ONLY_SUBCOMMANDS: &[&str] = &[
     "log",
+    "audit",
     "check",
     "scan",
     "doctor",
