@@ -157,6 +157,14 @@ pub enum Reason {
     ProjectPaused,
     /// The hook itself failed (bad input, database, panic): failing closed.
     Error,
+    /// A shell destination computed at run time (a command substitution, a decoded string, a
+    /// variable the line assigns from one): the analysis cannot say where the data goes.
+    ComputedDestination,
+    /// A shell destination the line does not show: read from a file or stdin (`curl -K FILE`,
+    /// `wget -i FILE`, `xargs curl`).
+    UnseenDestination,
+    /// A call that makes a repository, gist or snippet public: an outbound flow to everyone.
+    MadePublic,
 }
 
 impl Reason {
@@ -206,6 +214,9 @@ impl Reason {
             Reason::AllowListed => "allow.listed",
             Reason::ProjectPaused => "pause.project",
             Reason::Error => "error.fail_closed",
+            Reason::ComputedDestination => "provenance.computed_destination",
+            Reason::UnseenDestination => "provenance.unseen_destination",
+            Reason::MadePublic => "provenance.made_public",
         }
     }
 }

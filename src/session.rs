@@ -50,6 +50,11 @@ pub enum FileKind {
     Secret,
     /// Something downloaded from the network.
     Download,
+    /// A git remote this session set (`git remote add`, `set-url`, `git config remote.X.url`):
+    /// the path is `git-remote:NAME` (`git-remote:*` when the session wrote a repository's
+    /// `.git/config` or an `insteadOf` rewrite, so no remote there is known to be the user's),
+    /// the source the URL as the call wrote it (`?` when computed at run time).
+    Remote,
 }
 
 impl FileKind {
@@ -58,6 +63,7 @@ impl FileKind {
         match self {
             FileKind::Secret => "secret",
             FileKind::Download => "download",
+            FileKind::Remote => "remote",
         }
     }
 
@@ -66,6 +72,7 @@ impl FileKind {
         match s {
             "secret" => Some(FileKind::Secret),
             "download" => Some(FileKind::Download),
+            "remote" => Some(FileKind::Remote),
             _ => None,
         }
     }
