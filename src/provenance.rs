@@ -439,7 +439,8 @@ pub fn path_carries_data(path: &str) -> bool {
             (2..=12).contains(&s.len())
                 && s.bytes().any(|b| b.is_ascii_digit())
                 && s.bytes().any(|b| b.is_ascii_alphabetic())
-                && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'='))
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'='))
         })
         .take(64)
         .collect();

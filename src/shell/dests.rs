@@ -85,8 +85,9 @@ pub(crate) fn is_dynamic(w: &str) -> bool {
     let b = w.as_bytes();
     b.iter().enumerate().any(|(i, &c)| {
         c == b'$'
-            && b.get(i + 1)
-                .is_some_and(|n| n.is_ascii_alphanumeric() || matches!(n, b'_' | b'{' | b'@' | b'*'))
+            && b.get(i + 1).is_some_and(|n| {
+                n.is_ascii_alphanumeric() || matches!(n, b'_' | b'{' | b'@' | b'*')
+            })
     })
 }
 
@@ -97,7 +98,11 @@ fn var_names(w: &str) -> Vec<&str> {
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'$' {
-            let start = if b.get(i + 1) == Some(&b'{') { i + 2 } else { i + 1 };
+            let start = if b.get(i + 1) == Some(&b'{') {
+                i + 2
+            } else {
+                i + 1
+            };
             let mut j = start;
             while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
                 j += 1;
@@ -124,9 +129,17 @@ fn env_only(w: &str, text: &str) -> bool {
     if names.is_empty() {
         return false;
     }
-    let reads = ["read ", "mapfile", "readarray", "printf -v", "declare ", "local ", "getopts"]
-        .iter()
-        .any(|r| text.contains(r));
+    let reads = [
+        "read ",
+        "mapfile",
+        "readarray",
+        "printf -v",
+        "declare ",
+        "local ",
+        "getopts",
+    ]
+    .iter()
+    .any(|r| text.contains(r));
     !reads
         && names.iter().all(|n| {
             !n.is_empty()
@@ -146,7 +159,10 @@ fn host_part(w: &str) -> &str {
     // `user@host`: the last `@` (curl reads `a@b@c` as user `a@b`).
     let host = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
     if host.starts_with('[') {
-        return host.split(']').next().map_or(host, |h| &h[..h.len().min(host.len())]);
+        return host
+            .split(']')
+            .next()
+            .map_or(host, |h| &h[..h.len().min(host.len())]);
     }
     host.split(':').next().unwrap_or(host)
 }
@@ -388,8 +404,21 @@ const DEST_OPTIONS: &[&str] = &[
 
 /// Programs that resolve a name (the name is sent to the resolver, labels and all).
 const RESOLVERS: &[&str] = &[
-    "dig", "nslookup", "host", "drill", "delv", "kdig", "resolvectl", "ping", "ping6",
-    "traceroute", "tracepath", "mtr", "whois", "nping", "hping3",
+    "dig",
+    "nslookup",
+    "host",
+    "drill",
+    "delv",
+    "kdig",
+    "resolvectl",
+    "ping",
+    "ping6",
+    "traceroute",
+    "tracepath",
+    "mtr",
+    "whois",
+    "nping",
+    "hping3",
 ];
 
 /// Container and artifact tools whose `push`/`login`/`copy` name a registry.
@@ -562,7 +591,12 @@ fn command_dests(c: &SimpleCommand, text: &str, out: &mut Dests) {
             for u in &urls {
                 add_word(out, p, u, text);
             }
-            if urls.is_empty() && !info_only(args) && !args.iter().any(|w| w.starts_with("-K") || w.starts_with("--config")) {
+            if urls.is_empty()
+                && !info_only(args)
+                && !args
+                    .iter()
+                    .any(|w| w.starts_with("-K") || w.starts_with("--config"))
+            {
                 out.dests.push(Dest::Unseen {
                     program: p.into(),
                     from: if c.via_xargs {
@@ -574,7 +608,11 @@ fn command_dests(c: &SimpleCommand, text: &str, out: &mut Dests) {
             }
         }
         "wget" | "wget2" | "aria2c" => {
-            let short = if p == "aria2c" { "idoxsjktmU" } else { "OoaPUteiBQlARDXIw" };
+            let short = if p == "aria2c" {
+                "idoxsjktmU"
+            } else {
+                "OoaPUteiBQlARDXIw"
+            };
             let mut files = option_values(args, Some('i'), "--input-file");
             if p == "wget" || p == "wget2" {
                 files.extend(option_values(args, None, "--config"));
@@ -658,11 +696,13 @@ fn command_dests(c: &SimpleCommand, text: &str, out: &mut Dests) {
                 out.dests.push(Dest::Public(format!("{p} {what}")));
             }
         }
-        "getent" => {
-            if args.first().is_some_and(|s| matches!(s.as_str(), "hosts" | "ahosts" | "ahostsv4" | "ahostsv6")) {
-                for w in args.iter().skip(1).filter(|w| !w.starts_with('-')) {
-                    add_word(out, p, w, text);
-                }
+        "getent"
+            if args.first().is_some_and(|s| {
+                matches!(s.as_str(), "hosts" | "ahosts" | "ahostsv4" | "ahostsv6")
+            }) =>
+        {
+            for w in args.iter().skip(1).filter(|w| !w.starts_with('-')) {
+                add_word(out, p, w, text);
             }
         }
         "socat" => {
@@ -680,7 +720,10 @@ fn command_dests(c: &SimpleCommand, text: &str, out: &mut Dests) {
             }
         }
         _ if RESOLVERS.contains(&p) => {
-            for w in args.iter().filter(|w| !w.starts_with('-') && !w.starts_with('+')) {
+            for w in args
+                .iter()
+                .filter(|w| !w.starts_with('-') && !w.starts_with('+'))
+            {
                 let w = w.strip_prefix('@').unwrap_or(w);
                 if w.contains('.') || is_dynamic(w) {
                     add_word(out, p, w, text);
@@ -706,9 +749,13 @@ fn makes_public(args: &[String]) -> Option<String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let pos = |w: &str| words.iter().position(|x| *x == w);
     let sub = words.iter().take(2).copied().collect::<Vec<_>>().join(" ");
-    if words.iter().any(|w| w.eq_ignore_ascii_case("--visibility=public"))
+    if words
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case("--visibility=public"))
         || pos("--visibility").is_some_and(|i| {
-            words.get(i + 1).is_some_and(|v| v.eq_ignore_ascii_case("public"))
+            words
+                .get(i + 1)
+                .is_some_and(|v| v.eq_ignore_ascii_case("public"))
         })
     {
         return Some(format!("{sub} --visibility public"));
@@ -783,7 +830,9 @@ fn registry_dests(c: &SimpleCommand, text: &str, out: &mut Dests) {
     );
     let sub = ops.first().map_or("", |s| s.as_str());
     let targets: Vec<&String> = match sub {
-        "push" | "copy" | "cp" | "attach" | "tag" | "mirror" => ops.iter().skip(1).copied().collect(),
+        "push" | "copy" | "cp" | "attach" | "tag" | "mirror" => {
+            ops.iter().skip(1).copied().collect()
+        }
         "login" | "logout" => {
             for h in ops.iter().skip(1) {
                 add_word(out, p, h, text);
@@ -832,7 +881,9 @@ fn git_dests(c: &SimpleCommand, text: &str, out: &mut Dests) {
         let k = k.to_ascii_lowercase();
         if let Some(name) = remote_url_key(&k) {
             inline.push((name.to_string(), val.to_string()));
-        } else if k.starts_with("url.") && (k.ends_with(".insteadof") || k.ends_with(".pushinsteadof")) {
+        } else if k.starts_with("url.")
+            && (k.ends_with(".insteadof") || k.ends_with(".pushinsteadof"))
+        {
             let u = &v.as_deref().unwrap_or("")[4..];
             let u = u.rsplit_once('.').map_or(u, |(a, _)| a);
             add_word(out, "git", u, text);
@@ -914,7 +965,11 @@ fn git_dests(c: &SimpleCommand, text: &str, out: &mut Dests) {
         }
         "config" => {
             // `git config [--local|--global|…] remote.X.url URL`, `--add`, `set`.
-            let words: Vec<&str> = ops.iter().map(|s| s.as_str()).filter(|w| *w != "set").collect();
+            let words: Vec<&str> = ops
+                .iter()
+                .map(|s| s.as_str())
+                .filter(|w| *w != "set")
+                .collect();
             if rest.iter().any(|w| w == "-f" || w == "--file") {
                 out.writes_git_config = true;
             }

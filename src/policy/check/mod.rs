@@ -301,22 +301,31 @@ fn session_remotes(
     };
     let wholesale = recorded("*");
     for name in names {
-        let shown = if name.is_empty() { "the default remote" } else { name };
-        let own = if name.is_empty() { None } else { recorded(name) };
+        let shown = if name.is_empty() {
+            "the default remote"
+        } else {
+            name
+        };
+        let own = if name.is_empty() {
+            None
+        } else {
+            recorded(name)
+        };
         let url = match (own, &wholesale) {
             (Some(u), _) if u != "?" => Some(u),
             (Some(_), _) | (None, Some(_)) => {
                 // An `insteadOf` rewrite to a known URL: that URL is where pushes go.
-                if let (Some(w), true) = (&wholesale, true) {
-                    if w != "?" {
-                        out.push(Ok(crate::shell::destination_values(w)));
-                    }
+                if let Some(w) = wholesale.as_ref().filter(|w| *w != "?") {
+                    out.push(Ok(crate::shell::destination_values(w)));
                 }
                 let cfg = paths.resolve(".git/config");
                 let text = std::fs::File::open(&cfg).ok().and_then(|fh| {
                     use std::io::Read;
                     let mut s = String::new();
-                    fh.take(MAX_GIT_CONFIG).read_to_string(&mut s).ok().map(|_| s)
+                    fh.take(MAX_GIT_CONFIG)
+                        .read_to_string(&mut s)
+                        .ok()
+                        .map(|_| s)
                 });
                 let key = if name.is_empty() { "origin" } else { name };
                 match text.and_then(|t| crate::shell::config_remote_url(&t, key)) {
@@ -337,7 +346,10 @@ fn session_remotes(
             if v.is_empty() {
                 out.push(Err((
                     shown.to_string(),
-                    format!("a remote this session set to '{}'", crate::text::cap(&u, 120)),
+                    format!(
+                        "a remote this session set to '{}'",
+                        crate::text::cap(&u, 120)
+                    ),
                 )));
             } else {
                 out.push(Ok(v));

@@ -156,8 +156,10 @@ fn sends_by_program(c: &crate::shell::SimpleCommand) -> bool {
         "git" => c.args.iter().any(|w| w == "push" || w == "send-pack"),
         "docker" | "podman" | "nerdctl" | "buildah" | "oras" | "crane" | "skopeo" | "helm"
         | "regctl" => {
-            matches!(first, "push" | "copy" | "cp" | "login" | "attach" | "mirror")
-                || c.args.iter().any(|w| w == "push" || w == "--push")
+            matches!(
+                first,
+                "push" | "copy" | "cp" | "login" | "attach" | "mirror"
+            ) || c.args.iter().any(|w| w == "push" || w == "--push")
         }
         "npm" | "pnpm" | "yarn" | "bun" => first == "publish",
         "cargo" => first == "publish",
@@ -632,11 +634,11 @@ fn record_remotes(call: &mut Call<'_>) {
             source: source(&r.url),
         })
         .collect();
-    let file_tool_writes = call
-        .tool
-        .write_paths
-        .iter()
-        .any(|p| p.replace('\\', "/").to_ascii_lowercase().ends_with(".git/config"));
+    let file_tool_writes = call.tool.write_paths.iter().any(|p| {
+        p.replace('\\', "/")
+            .to_ascii_lowercase()
+            .ends_with(".git/config")
+    });
     if (d.writes_git_config || file_tool_writes) && !files.iter().any(|f| f.path == "git-remote:*")
     {
         files.push(SessionFile {
