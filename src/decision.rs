@@ -176,6 +176,14 @@ pub enum Reason {
     ContractSecondApproverRequired,
     /// The contract prohibits the tool.
     ContractProhibited,
+    /// A shell destination computed at run time (a command substitution, a decoded string, a
+    /// variable the line assigns from one): the analysis cannot say where the data goes.
+    ComputedDestination,
+    /// A shell destination the line does not show: read from a file or stdin (`curl -K FILE`,
+    /// `wget -i FILE`, `xargs curl`).
+    UnseenDestination,
+    /// A call that makes a repository, gist or snippet public: an outbound flow to everyone.
+    MadePublic,
 }
 
 impl Reason {
@@ -233,6 +241,9 @@ impl Reason {
             Reason::ContractApprovalRequired => "contract.approval_required",
             Reason::ContractSecondApproverRequired => "contract.second_approver_required",
             Reason::ContractProhibited => "contract.prohibited",
+            Reason::ComputedDestination => "provenance.computed_destination",
+            Reason::UnseenDestination => "provenance.unseen_destination",
+            Reason::MadePublic => "provenance.made_public",
         }
     }
 }

@@ -407,6 +407,46 @@ fn ipv6(s: &str) -> Option<String> {
     })
 }
 
+/// True when a host name's labels carry data rather than name a service (DNS and HTTP
+/// exfiltration put encoded data in subdomains): below the registrable domain, a label of 32
+/// bytes or more, one of 20 or more without a hyphen that mixes letters with 2 or more digits
+/// (hex, base32, base64 chunks), or 3 or more labels of 10 or more bytes that each mix letters and digits.
+/// `d111111abcdef8.cloudfront.net` and `my-project-staging.s3.amazonaws.com` do not.
+pub fn host_carries_data(host: &str) -> bool {
+    let host = host.split(':').next().unwrap_or(host).trim_end_matches('.');
+    let labels: Vec<&str> = host.split('.').collect();
+    if labels.len() < 3 {
+        return false;
+    }
+    let sub = &labels[..labels.len() - 2];
+    let mixed = |l: &str, digits: usize| {
+        l.bytes().filter(u8::is_ascii_digit).count() >= digits
+            && l.bytes().any(|b| b.is_ascii_alphabetic())
+    };
+    sub.iter()
+        .any(|l| l.len() >= 32 || (l.len() >= 20 && !l.contains('-') && mixed(l, 2)))
+        || sub.iter().filter(|l| l.len() >= 10 && mixed(l, 2)).count() >= 3
+}
+
+/// True when a URL path's segments carry data together: 6 or more short segments (at most
+/// 12 bytes) that each mix letters and digits (`/a1/b2/c3/d4/e5/f6`), or such segments adding
+/// up to 32 bytes or more. Dates, versions and words (`/2024/01/15`, `/v1/users/42`) do not.
+pub fn path_carries_data(path: &str) -> bool {
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let coded: Vec<&str> = path
+        .split('/')
+        .filter(|s| {
+            (2..=12).contains(&s.len())
+                && s.bytes().any(|b| b.is_ascii_digit())
+                && s.bytes().any(|b| b.is_ascii_alphabetic())
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'='))
+        })
+        .take(64)
+        .collect();
+    coded.len() >= 6 || coded.iter().map(|s| s.len()).sum::<usize>() >= 32
+}
+
 /// True for a host that is this machine: `localhost` (and `*.localhost`), the loopback
 /// ranges, the unspecified address.
 pub fn is_local_host(h: &str) -> bool {

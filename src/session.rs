@@ -53,6 +53,11 @@ pub enum FileKind {
     Secret,
     /// Something downloaded from the network.
     Download,
+    /// A git remote this session set (`git remote add`, `set-url`, `git config remote.X.url`):
+    /// the path is `git-remote:NAME` (`git-remote:*` when the session wrote a repository's
+    /// `.git/config` or an `insteadOf` rewrite, so no remote there is known to be the user's),
+    /// the source the URL as the call wrote it (`?` when computed at run time).
+    Remote,
 }
 
 impl FileKind {
@@ -61,6 +66,7 @@ impl FileKind {
         match self {
             FileKind::Secret => "secret",
             FileKind::Download => "download",
+            FileKind::Remote => "remote",
         }
     }
 
@@ -69,6 +75,7 @@ impl FileKind {
         match s {
             "secret" => Some(FileKind::Secret),
             "download" => Some(FileKind::Download),
+            "remote" => Some(FileKind::Remote),
             _ => None,
         }
     }

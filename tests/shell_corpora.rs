@@ -209,6 +209,18 @@ const TLDR_CLEAN_EXCEPTIONS: &[(&str, &str)] = &[
         "right: `systemd-run --on-calendar` installs a timer that runs the command again later (T1053.006): persistence, asked",
     ),
     (
+        "tldr:common:gh-repo-create:3",
+        "right: makes a repository public, which the user's words did not ask for (provenance.made_public)",
+    ),
+    (
+        "tldr:common:wget:8",
+        "right: reads its URLs from a file the line does not show (provenance.unseen_destination)",
+    ),
+    (
+        "tldr:common:wget2:7",
+        "right: reads its URLs from a file the line does not show (provenance.unseen_destination)",
+    ),
+    (
         "tldr:common:gh-gpg-key:2",
         "right: uploads a file named like a private key (`id_ed25519`, not `.pub`) to GitHub",
     ),

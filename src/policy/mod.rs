@@ -99,6 +99,9 @@ pub struct Facts {
     /// `provenance::MAX_LEAF_DEPTH`, or past the first `provenance::MAX_LEAVES`): such a call
     /// cannot be checked whole.
     pub whole: bool,
+    /// Where the shell line sends, per program (`crate::shell::Analysis::destinations`);
+    /// empty for other tools. Its resolved hosts and URLs are among [`Facts::vals`].
+    pub shell_dests: crate::shell::Dests,
     /// The shell analysis's runtime-code findings, computed on first use and shared by the
     /// checks before and after the allow list ([`Facts::runtime`]).
     runtime: std::cell::OnceCell<Vec<shell_effects::Runtime>>,
@@ -149,6 +152,15 @@ impl Facts {
                 });
             }
         }
+        let shell_dests = match (&sh, &cmd) {
+            (Some(a), Some(c)) => a.destinations(c),
+            _ => crate::shell::Dests::default(),
+        };
+        for d in &shell_dests.dests {
+            if let crate::shell::Dest::Known(v) = d {
+                vals.extend(v.iter().cloned());
+            }
+        }
         let dest_args = if sh.is_some() {
             Vec::new()
         } else {
@@ -164,6 +176,7 @@ impl Facts {
             vals,
             dest_args,
             whole,
+            shell_dests,
             runtime: std::cell::OnceCell::new(),
         }
     }

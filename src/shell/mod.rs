@@ -50,6 +50,7 @@ mod capabilities;
 mod classify;
 mod code_options;
 mod command;
+mod dests;
 mod evaluated;
 mod expand;
 mod flows;
@@ -64,6 +65,7 @@ mod words;
 mod writes;
 
 pub use command::{Dir, SimpleCommand};
+pub use dests::{config_remote_url, destination_values, Dest, Dests, RemoteSet};
 pub use flows::{
     glob_match, is_secret_path, is_secret_var, secret_kind, Flows, SecretFlow, SecretKind,
     SecretRead,

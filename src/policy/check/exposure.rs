@@ -592,7 +592,13 @@ fn untrusted_destination(call: &Call<'_>) -> Option<String> {
     let reaches = match kind_ {
         ToolKind::Shell => {
             let a = call.facts.sh.as_ref()?;
-            if a.is_network() {
+            let named = call
+                .facts
+                .shell_dests
+                .dests
+                .iter()
+                .any(|d| matches!(d, crate::shell::Dest::Known(_)));
+            if a.is_network() || named {
                 cands.extend(shell_destinations(a).unwrap_or_default());
                 true
             } else if let Some(v) = shell_destinations(a) {

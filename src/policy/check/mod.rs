@@ -79,6 +79,10 @@ pub struct Call<'a> {
     /// Set by the `contract` check when a contract governs the tool: the checks after it do
     /// not run (the contract's decision is the call's, with the earlier checks' objections).
     pub contracted: bool,
+    /// Git remotes the shell line sends to by name whose URL this session set and the hook
+    /// cannot read (computed at run time, or a `.git/config` written in the session that is
+    /// not readable now): `(name, what)`. Their known URLs are among [`Call::dests`].
+    pub unresolved_remotes: Vec<(String, String)>,
 }
 
 /// A person's decision that the checks after the `allow` check (provenance, taint, review) do
@@ -117,6 +121,7 @@ impl<'a> Call<'a> {
             egress: false,
             waiver: None,
             contracted: false,
+            unresolved_remotes: Vec::new(),
         };
         call.derive();
         call
@@ -139,6 +144,16 @@ impl<'a> Call<'a> {
             &self.ctx.config.read_only_tools,
         );
         self.dests = destinations(&self.tool, &self.facts, self.is_read);
+        self.unresolved_remotes.clear();
+        let remotes = session_remotes(&self.facts, self.view, &self.ctx.paths);
+        for r in remotes {
+            match r {
+                Ok(v) => self.dests.extend(v),
+                Err(u) => self.unresolved_remotes.push(u),
+            }
+        }
+        self.dests.sort_by(|a, b| a.text.cmp(&b.text));
+        self.dests.dedup();
         self.egress = readwrite::is_egress(&self.tool, sh);
     }
 }
@@ -259,12 +274,113 @@ fn waive(
     }
 }
 
+/// Most bytes of a repository's `.git/config` read to resolve a remote.
+const MAX_GIT_CONFIG: u64 = 64 * 1024;
+
+/// The destinations of the git remotes a shell line sends to by name (`git push NAME`) that
+/// this session set (`crate::session::FileKind::Remote`): the URL it recorded, or, when the
+/// session rewrote remotes wholesale (`.git/config` written, an `insteadOf` key) or recorded
+/// a computed URL, the URL in the repository's `.git/config` under the event's working
+/// directory (read bounded). `Err((name, why))` when that cannot be known. A remote the
+/// session never set predates it: the user's own, not listed.
+fn session_remotes(
+    f: &Facts,
+    view: &SessionView,
+    paths: &crate::paths::PathContext,
+) -> Vec<Result<Vec<Val>, (String, String)>> {
+    use crate::session::FileKind;
+    let mut out = Vec::new();
+    let names: Vec<&str> = f
+        .shell_dests
+        .dests
+        .iter()
+        .filter_map(|d| match d {
+            crate::shell::Dest::Remote(n) => Some(n.as_str()),
+            _ => None,
+        })
+        .collect();
+    if names.is_empty() {
+        return out;
+    }
+    let recorded = |key: &str| {
+        view.files
+            .iter()
+            .find(|x| x.kind == FileKind::Remote && x.path == format!("git-remote:{key}"))
+            .map(|x| x.source.clone())
+    };
+    let wholesale = recorded("*");
+    for name in names {
+        let shown = if name.is_empty() {
+            "the default remote"
+        } else {
+            name
+        };
+        let own = if name.is_empty() {
+            None
+        } else {
+            recorded(name)
+        };
+        let url = match (own, &wholesale) {
+            (Some(u), _) if u != "?" => Some(u),
+            (Some(_), _) | (None, Some(_)) => {
+                // An `insteadOf` rewrite to a known URL: that URL is where pushes go.
+                if let Some(w) = wholesale.as_ref().filter(|w| *w != "?") {
+                    out.push(Ok(crate::shell::destination_values(w)));
+                }
+                let cfg = paths.resolve(".git/config");
+                let text = std::fs::File::open(&cfg).ok().and_then(|fh| {
+                    use std::io::Read;
+                    let mut s = String::new();
+                    fh.take(MAX_GIT_CONFIG)
+                        .read_to_string(&mut s)
+                        .ok()
+                        .map(|_| s)
+                });
+                let key = if name.is_empty() { "origin" } else { name };
+                match text.and_then(|t| crate::shell::config_remote_url(&t, key)) {
+                    Some(u) => Some(u),
+                    None => {
+                        out.push(Err((
+                            shown.to_string(),
+                            "a remote this session set, whose URL the hook cannot read".into(),
+                        )));
+                        None
+                    }
+                }
+            }
+            (None, None) => None,
+        };
+        if let Some(u) = url {
+            let v = crate::shell::destination_values(&u);
+            if v.is_empty() {
+                out.push(Err((
+                    shown.to_string(),
+                    format!(
+                        "a remote this session set to '{}'",
+                        crate::text::cap(&u, 120)
+                    ),
+                )));
+            } else {
+                out.push(Ok(v));
+            }
+        }
+    }
+    out
+}
+
 /// The values among the call's values that are destinations of this call. `is_read`: the call
 /// only reads (a repository named by a read is where the data comes from, not where it goes).
 fn destinations(tool: &Tool, f: &Facts, is_read: bool) -> Vec<Val> {
     let mut out: Vec<Val> = Vec::new();
     match tool.kind {
         ToolKind::Shell => {
+            // Each program's own destination operands (`crate::shell::Analysis::destinations`):
+            // registry hosts, `host::module`, percent-decoded hosts, resolver names.
+            for d in &f.shell_dests.dests {
+                if let crate::shell::Dest::Known(v) = d {
+                    out.extend(v.iter().cloned());
+                }
+            }
             if f.sh
                 .as_ref()
                 .is_some_and(crate::shell::Analysis::is_network)

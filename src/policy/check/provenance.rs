@@ -145,8 +145,36 @@ pub fn is_fetch_tool(tool: &Tool) -> bool {
             }))
 }
 
+/// True for a command whose program sends data by what it is: `git push`, a registry push
+/// or login (`docker`, `podman`, `oras`, `helm`, `crane`, `skopeo`), a package publish
+/// (`npm`/`pnpm`/`yarn publish`, `cargo publish`, `twine upload`, `gem push`), `ssh` with a
+/// remote command, file transfer clients.
+fn sends_by_program(c: &crate::shell::SimpleCommand) -> bool {
+    let sub = |i: usize| c.args.iter().filter(|w| !w.starts_with('-')).nth(i);
+    let first = sub(0).map_or("", String::as_str);
+    match c.program.as_str() {
+        "git" => c.args.iter().any(|w| w == "push" || w == "send-pack"),
+        "docker" | "podman" | "nerdctl" | "buildah" | "oras" | "crane" | "skopeo" | "helm"
+        | "regctl" => {
+            matches!(
+                first,
+                "push" | "copy" | "cp" | "login" | "attach" | "mirror"
+            ) || c.args.iter().any(|w| w == "push" || w == "--push")
+        }
+        "npm" | "pnpm" | "yarn" | "bun" => first == "publish",
+        "cargo" => first == "publish",
+        "twine" => first == "upload",
+        "gem" => first == "push",
+        "ssh" | "autossh" => c.args.iter().filter(|w| !w.starts_with('-')).count() >= 2,
+        "ftp" | "lftp" | "tftp" | "smbclient" | "ncftpput" => true,
+        _ => false,
+    }
+}
+
 /// True when a URL carries data in itself: a query with a value, user information, a fragment
-/// with a value, or a path segment long enough to hold an encoded value (32 bytes or more).
+/// with a value, a path segment long enough to hold an encoded value (32 bytes or more), many
+/// short segments that do together (`/a1/b2/c3/…`), or host labels that hold data
+/// ([`provenance::host_carries_data`]).
 pub fn url_carries_data(url: &str) -> bool {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let (auth_path, query) = match rest.split_once(['?', '#']) {
@@ -159,6 +187,8 @@ pub fn url_carries_data(url: &str) -> bool {
         .any(|kv| kv.split_once('=').is_some_and(|(_, v)| !v.is_empty()) || kv.len() >= 16)
         || authority.contains('@')
         || auth_path.split('/').skip(1).any(|seg| seg.len() >= 32)
+        || provenance::path_carries_data(auth_path.split_once('/').map_or("", |(_, p)| p))
+        || provenance::host_carries_data(authority.rsplit('@').next().unwrap_or(authority))
 }
 
 /// True when the call sends data of its own besides its URL: a shell command that posts or
@@ -186,7 +216,8 @@ pub(crate) fn call_carries_data(call: &Call<'_>) -> bool {
                         "nc" | "ncat" | "netcat" | "socat" | "scp" | "rsync" | "sftp" => true,
                         _ => false,
                     })
-            })
+                    || sends_by_program(c)
+            }) || a.destinations_carry_data()
         }),
         _ => call.facts.leaves.iter().any(|(k, s)| {
             let k = k.to_ascii_lowercase();
@@ -295,10 +326,14 @@ fn verdict(tainted: bool) -> Verdict {
 
 /// Adds the provenance verdicts.
 pub fn check(call: &mut Call<'_>) {
+    record_remotes(call);
     if injected(call) {
         return;
     }
     let tainted = call.view.session.tainted;
+    if let Some(d) = shell_destinations(call) {
+        call.verdicts.add(d);
+    }
     if let Some(d) = from_outputs_or_nowhere(call, tainted) {
         call.verdicts.add(d);
     }
@@ -580,4 +615,148 @@ fn critical(call: &Call<'_>, tainted: bool) -> Option<Decision> {
         );
     }
     None
+}
+
+/// Remembers the git remotes a shell line sets (`git remote add NAME URL`, `set-url`,
+/// `git config remote.NAME.url`, an `insteadOf` rewrite) and a `.git/config` written by any
+/// tool, so that a later `git push NAME` is judged by where it really goes
+/// ([`crate::session::FileKind::Remote`]).
+fn record_remotes(call: &mut Call<'_>) {
+    use crate::session::{Effect, FileKind, SessionFile};
+    let d = &call.facts.shell_dests;
+    let source = |u: &Option<String>| u.clone().unwrap_or_else(|| "?".into());
+    let mut files: Vec<SessionFile> = d
+        .remote_sets
+        .iter()
+        .map(|r| SessionFile {
+            path: format!("git-remote:{}", r.name),
+            kind: FileKind::Remote,
+            source: source(&r.url),
+        })
+        .collect();
+    let file_tool_writes = call.tool.write_paths.iter().any(|p| {
+        p.replace('\\', "/")
+            .to_ascii_lowercase()
+            .ends_with(".git/config")
+    });
+    if (d.writes_git_config || file_tool_writes) && !files.iter().any(|f| f.path == "git-remote:*")
+    {
+        files.push(SessionFile {
+            path: "git-remote:*".into(),
+            kind: FileKind::Remote,
+            source: "?".into(),
+        });
+    }
+    if !files.is_empty() {
+        call.effects.push(Effect::RecordFiles(files));
+    }
+}
+
+/// True when a prompt of the user asks for something to be public (the word `public`).
+fn user_asked_public(call: &Call<'_>) -> bool {
+    call.view
+        .prompts
+        .iter()
+        .any(|p| super::contains_word(p, "public") || super::contains_word(p, "publicly"))
+}
+
+/// The shell destinations the analysis cannot resolve or that reach everyone:
+/// - computed at run time (`curl "$(printf …)"`, a variable the line assigns from a
+///   substitution, `${a}${b}`): ask, deny in an exposed or tainted session; a destination made
+///   only of environment variables the line never sets (`curl "$API_URL/v1"`, the user's own
+///   settings) is allowed in a clean session, asked in an exposed one, denied when tainted
+///   (`provenance.computed_destination`);
+/// - not in the line (`curl -K FILE`, `wget -i FILE`, `xargs curl`, a remote this session set
+///   whose URL cannot be read): ask, deny in an exposed or tainted session
+///   (`provenance.unseen_destination`);
+/// - made public (`gh repo edit --visibility public`, `gh gist create --public`): ask unless
+///   the user's words ask for it; deny in an exposed or tainted session unless they do, then
+///   ask (`provenance.made_public`).
+fn shell_destinations(call: &Call<'_>) -> Option<Decision> {
+    use crate::shell::Dest;
+    if call.tool.kind != ToolKind::Shell {
+        return None;
+    }
+    let s = &call.view.session;
+    let (tainted, exposed) = (s.tainted, s.is_exposed());
+    let state = if tainted {
+        " in a tainted session"
+    } else if exposed {
+        " in an exposed session"
+    } else {
+        ""
+    };
+    let name = &call.name;
+    let strict = if exposed { Verdict::Deny } else { Verdict::Ask };
+    let mut best: Option<Decision> = None;
+    let mut add = |d: Decision| {
+        if best.as_ref().is_none_or(|b| d.verdict > b.verdict) {
+            best = Some(d);
+        }
+    };
+    for d in &call.facts.shell_dests.dests {
+        match d {
+            Dest::Computed {
+                program,
+                word,
+                env_only,
+            } => {
+                let v = match (env_only, tainted, exposed) {
+                    (true, true, _) => Verdict::Deny,
+                    (true, false, true) => Verdict::Ask,
+                    (true, false, false) => continue,
+                    (false, _, _) => strict,
+                };
+                let how = if *env_only {
+                    "environment variables the hook cannot see"
+                } else {
+                    "text computed at run time"
+                };
+                add(Decision::new(
+                    v,
+                    Reason::ComputedDestination,
+                    format!("{name}: {program} sends to '{word}', a destination built from {how}: where the data goes is unknown{state}"),
+                )
+                .rule("provenance.computed_destination")
+                .evidence(word.clone()));
+            }
+            Dest::Unseen { program, from } => add(
+                Decision::new(
+                    strict,
+                    Reason::UnseenDestination,
+                    format!("{name}: {program} sends to destinations the line does not show ({from}){state}"),
+                )
+                .rule("provenance.unseen_destination")
+                .evidence(from.clone()),
+            ),
+            Dest::Public(what) => {
+                let asked = user_asked_public(call);
+                let v = if exposed && !asked {
+                    Verdict::Deny
+                } else if asked && !exposed {
+                    continue;
+                } else {
+                    Verdict::Ask
+                };
+                add(Decision::new(
+                    v,
+                    Reason::MadePublic,
+                    format!("{name} makes data public ({what}): everyone becomes its destination, and the user did not ask for it{state}"),
+                )
+                .rule("provenance.made_public")
+                .evidence(what.clone()));
+            }
+            Dest::Known(_) | Dest::Remote(_) => {}
+        }
+    }
+    for (remote, why) in &call.unresolved_remotes {
+        add(Decision::new(
+            strict,
+            Reason::UnseenDestination,
+            format!("{name} sends to git remote '{remote}', {why}{state}"),
+        )
+        .rule("provenance.unseen_destination")
+        .evidence(remote.clone()));
+    }
+    best
 }
