@@ -230,6 +230,8 @@ fn decide(
             }
         }
     }
+    // The threat memory learns from a flagged output, or taints one it recognizes.
+    crate::threats::memory::after_output(store, ev, &mut e, ctx)?;
     let applied = effects::apply(store, &ev.session_id, &e.effects)?;
     if e.decision.reason == Reason::Housekeeping {
         e.decision.message = format!("housekeeping ({} stale rows pruned)", applied.pruned);

@@ -29,6 +29,9 @@ pub struct SessionView {
     /// Files earlier shell calls of the session wrote secret data into or downloaded into
     /// (newest first, at most `crate::effects::SESSION_FILES`); loaded for shell calls.
     pub files: Vec<SessionFile>,
+    /// Threat-memory indicators among the call's values (`crate::threats::memory::hits`);
+    /// loaded before a tool runs.
+    pub threats: Vec<crate::threats::ThreatHit>,
 }
 
 /// A file an earlier call of the session left behind that matters later: one holding secret

@@ -36,6 +36,7 @@ mod files;
 mod repair;
 mod schema;
 mod sessions;
+mod threats;
 mod values;
 
 pub use crate::session::{CatalogTool, Origin, Origins, SessionState};
@@ -44,6 +45,7 @@ pub use audit::{AuditEntry, AuditRow};
 pub use catalog::{CatalogRow, ToolListing};
 pub use repair::{health, is_damage, repair, Health, Repair, COMPANIONS, REPAIR_HINT};
 pub use sessions::UNSEEN_START;
+pub use threats::{Learned, PackRow, ThreatRow, ThreatStats, ThreatSummary};
 
 /// Bytes of `-wal` after which a process truncates it (perf-notes.md: 256 KiB).
 pub const WAL_LIMIT: u64 = 256 * 1024;

@@ -136,7 +136,8 @@ impl Store {
             params![now() - AUDIT_TTL],
         )?;
         self.prune_call_args()?;
-        Ok(n + s)
+        let t = self.prune_threats()?;
+        Ok(n + s + t)
     }
 }
 

@@ -20,6 +20,7 @@ pub mod taint;
 pub mod tamper;
 #[cfg(test)]
 mod tests;
+pub mod threat;
 
 use super::{readwrite, Context, Evaluation, Facts};
 use crate::decision::{Decision, Verdict};
@@ -39,6 +40,7 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("builtin", builtin::check),
     ("tamper", tamper::check),
     ("secrets", secrets::check),
+    ("threat", threat::check),
     ("allow", allow::check),
     ("effects", effects::check),
     ("provenance", provenance::check),
