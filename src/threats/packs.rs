@@ -708,4 +708,17 @@ mod tests {
         )
         .is_some());
     }
+
+    #[test]
+    fn the_committed_baseline_pack_verifies_with_the_built_in_key() {
+        let body = include_bytes!("../../configs/threat-packs/baseline.pack.json");
+        let sig = include_str!("../../configs/threat-packs/baseline.pack.json.sig");
+        let trust = Trust {
+            ed25519: vec![BASELINE_KEY.trim().to_string()],
+            ..Trust::default()
+        };
+        let v = verify(body, Some(sig), &trust).unwrap();
+        assert_eq!(v.pack.name, "baseline");
+        assert!(!v.pack.indicators.is_empty() && !v.pack.rules.is_empty());
+    }
 }
