@@ -51,7 +51,8 @@ pub fn after_output(
     let summary = packs::sync(store, store.threat_packs_dir().as_deref())?;
     let name = tool.display_name();
     if e.decision.reason == Reason::OutputInjected {
-        let report = detect::scan(output, TextKind::ToolOutput);
+        let report = crate::policy::output::take_flagged_report(output.len())
+            .unwrap_or_else(|| detect::scan(output, TextKind::ToolOutput));
         let injected: Vec<(String, &'static str)> = e
             .effects
             .iter()
