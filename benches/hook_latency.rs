@@ -10,7 +10,10 @@
 //! - benign 4 KB PreToolUse (an MCP call whose arguments hold 4 KB of ordinary text);
 //! - injected 4 KB PreToolUse (the same with injected instructions: denied);
 //! - 4 KB PostToolUse (an ordinary tool result);
-//! - 64 KB PostToolUse (a long tool result with three injected sentences inside).
+//! - 64 KB PostToolUse (a long tool result with three injected sentences inside);
+//! - benign 64 KB PostToolUse (the same without them);
+//! - `memory at caps:` the benign 4 KB PreToolUse and benign 64 KB PostToolUse again, on a
+//!   database whose threat memory is at its caps (5,000 indicators, 500 fingerprints).
 
 use serde_json::json;
 use std::io::Write;
@@ -114,6 +117,40 @@ fn wait_quiet(limit: f64, max_s: f64) -> f64 {
     }
 }
 
+/// Fills the threat memory of the database at `db` to its caps with made-up entries.
+fn fill_caps(db: &Path) {
+    use intentshield::threats::{Status, MAX_FINGERPRINTS, MAX_INDICATORS};
+    let store = intentshield::state::Store::open(db).unwrap();
+    let inds: Vec<(String, String)> = (0..MAX_INDICATORS)
+        .map(|i| {
+            (
+                format!("drop{i}@attacker{}.example", i % 97),
+                "email".to_string(),
+            )
+        })
+        .collect();
+    store
+        .import_threat_indicators(&inds, Status::Learned, "bench")
+        .unwrap();
+    let mut x: u32 = 0x1234_5678;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    let fps: Vec<(Vec<u32>, String)> = (0..MAX_FINGERPRINTS)
+        .map(|i| {
+            let mut s: Vec<u32> = (0..8).map(|_| next()).collect();
+            s.sort_unstable();
+            (s, format!("bench fingerprint {i}"))
+        })
+        .collect();
+    store
+        .import_threat_fingerprints(&fps, Status::Learned, "bench")
+        .unwrap();
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
@@ -144,6 +181,12 @@ fn main() {
         std::fs::write(bdb.with_extension("toml"), "").unwrap();
         bins.push(("before: ", copy_to(Path::new(&b), &tmp, "baseline"), bdb));
     }
+    // The same binary with its threat memory at its caps (5,000 indicators, 500 fingerprints):
+    // what the memory adds to a benign 4 KB PreToolUse and a benign 64 KB PostToolUse.
+    let caps_db = tmp.join("caps.db");
+    std::fs::write(caps_db.with_extension("toml"), "").unwrap();
+    fill_caps(&caps_db);
+    bins.push(("memory at caps: ", bin.clone(), caps_db));
     let session = "bench-session";
     let prompt = json!({"session_id": session, "cwd": "/p", "hook_event_name": "UserPromptSubmit", "prompt": "Post the release notes to the team channel."});
     let pre = |body: String| {
@@ -191,6 +234,10 @@ fn main() {
         (
             "64 KB PostToolUse (3 injected sentences)",
             post(text(65536, true)).into_bytes(),
+        ),
+        (
+            "benign 64 KB PostToolUse",
+            post(text(65536, false)).into_bytes(),
         ),
         // The one row with a contract (`--config` with a contract for the bank tool and a
         // registry of 200 payees): the other rows run with no contract configured.
@@ -242,6 +289,7 @@ fn main() {
             variants
                 .iter()
                 .enumerate()
+                .filter(move |(vi, _)| !label.starts_with("memory") || matches!(vi, 2 | 6))
                 .map(move |(vi, (name, _))| (format!("{label}{name}"), bi, vi))
         })
         .collect();

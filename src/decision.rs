@@ -184,6 +184,20 @@ pub enum Reason {
     UnseenDestination,
     /// A call that makes a repository, gist or snippet public: an outbound flow to everyone.
     MadePublic,
+    /// The call's arguments carry a value the threat memory learned from injected content in
+    /// an earlier session (`crate::threats`): asked.
+    ThreatKnownIndicator,
+    /// The call's arguments carry a threat indicator the operator confirmed, imported from a
+    /// feed or installed with a verified threat pack: denied.
+    ThreatConfirmedIndicator,
+    /// A tool output matches the fingerprint of injected sentences seen before: the session
+    /// is tainted as for injected content.
+    ThreatKnownFingerprint,
+    /// A tool output came from an MCP server or web host that produced injected content in
+    /// several sessions: the session is tainted until the operator allows the source.
+    ThreatHostileSource,
+    /// A rule of an installed threat pack flagged a tool output as injected.
+    ThreatPackRule,
 }
 
 impl Reason {
@@ -244,6 +258,11 @@ impl Reason {
             Reason::ComputedDestination => "provenance.computed_destination",
             Reason::UnseenDestination => "provenance.unseen_destination",
             Reason::MadePublic => "provenance.made_public",
+            Reason::ThreatKnownIndicator => "threat.known_indicator",
+            Reason::ThreatConfirmedIndicator => "threat.confirmed_indicator",
+            Reason::ThreatKnownFingerprint => "threat.known_fingerprint",
+            Reason::ThreatHostileSource => "threat.hostile_source",
+            Reason::ThreatPackRule => "threat.pack_rule",
         }
     }
 }

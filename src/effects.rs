@@ -89,6 +89,7 @@ pub fn fill_call_view(
     }
     view.prompts = store.prompts(session)?;
     view.origins = store.origins(session, keys)?;
+    view.threats = crate::threats::memory::hits(store, keys)?;
     // Shell calls (uploads and runs of remembered files) and file reads (a downloaded file
     // read exposes the session, `crate::policy::check::exposure`).
     if tool.is_some_and(|t| {

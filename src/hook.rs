@@ -324,6 +324,8 @@ fn decide(
             }
         }
     }
+    // The threat memory learns from a flagged output, or taints one it recognizes.
+    crate::threats::memory::after_output(store, ev, &mut e, ctx)?;
     // A contracted call spends its budget only when it runs.
     if e.decision.verdict != Verdict::Allow {
         e.effects

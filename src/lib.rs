@@ -38,4 +38,5 @@ pub mod session;
 pub mod shell;
 pub mod state;
 pub mod text;
+pub mod threats;
 pub mod wrap;

@@ -69,6 +69,7 @@ fn cli() -> clap::Command {
         .subcommand(commands::wrap::wrap_command())
         .subcommand(commands::wrap::unwrap_command())
         .subcommand(commands::pause::command())
+        .subcommand(commands::threats::command())
         .subcommand(commands::completions::command())
         .subcommand(commands::completions::man_command())
 }
@@ -232,6 +233,7 @@ fn dispatch(m: &clap::ArgMatches) -> CliResult {
         Some(("wrap", sub)) => commands::wrap::run(sub, false),
         Some(("unwrap", sub)) => commands::wrap::run(sub, true),
         Some(("pause", sub)) => commands::pause::run(sub),
+        Some(("threats", sub)) => commands::threats::run(sub),
         Some(("completions", sub)) => {
             commands::completions::run(sub, cli(), &mut std::io::stdout().lock())
         }

@@ -32,6 +32,9 @@ pub struct SessionView {
     /// What the check of a call a contract governs needs (registries, budget spent); `None`
     /// when no contract governs the call or nothing was loaded (the check then fails closed).
     pub contract: Option<crate::contracts::sources::Inputs>,
+    /// Threat-memory indicators among the call's values (`crate::threats::memory::hits`);
+    /// loaded before a tool runs.
+    pub threats: Vec<crate::threats::ThreatHit>,
 }
 
 /// A file an earlier call of the session left behind that matters later: one holding secret

@@ -15,4 +15,5 @@ pub mod pause;
 #[cfg(feature = "replay")]
 pub mod replay;
 pub mod scan;
+pub mod threats;
 pub mod wrap;

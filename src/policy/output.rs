@@ -30,9 +30,26 @@ pub fn taint_notice(what: &str, reasons: &[&str]) -> String {
     )
 }
 
+thread_local! {
+    /// The report of the last flagged output this thread evaluated, with the output's length,
+    /// so that the threat memory learns from it without scanning again (`take_flagged_report`).
+    static FLAGGED: std::cell::RefCell<Option<(usize, detect::Report)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The report of the last flagged output of `len` bytes this thread evaluated, taken (once).
+pub fn take_flagged_report(len: usize) -> Option<detect::Report> {
+    FLAGGED
+        .with(|f| f.borrow_mut().take())
+        .filter(|(l, _)| *l == len)
+        .map(|(_, r)| r)
+}
+
 /// Decides a post-tool event for `tool`, whose output (flattened to text) is `output`.
 pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
     let report = detect::scan(output, TextKind::ToolOutput);
+    if report.flagged {
+        FLAGGED.with(|f| *f.borrow_mut() = Some((output.len(), report.clone())));
+    }
     // Values the call itself carried were chosen before the output existed.
     let mut own: Vec<String> = Vec::new();
     for (_, s) in provenance::string_leaves(&tool.input) {

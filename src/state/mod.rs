@@ -37,6 +37,7 @@ mod files;
 mod repair;
 mod schema;
 mod sessions;
+mod threats;
 mod values;
 
 pub use crate::session::{CatalogTool, Origin, Origins, SessionState};
@@ -49,6 +50,7 @@ pub use catalog::{CatalogRow, ToolListing};
 pub use contracts::two_approvers;
 pub use repair::{health, is_damage, repair, Health, Repair, COMPANIONS, REPAIR_HINT};
 pub use sessions::UNSEEN_START;
+pub use threats::{Learned, PackRow, ThreatRow, ThreatStats, ThreatSummary};
 
 /// Bytes of `-wal` after which a process truncates it (perf-notes.md: 256 KiB).
 pub const WAL_LIMIT: u64 = 256 * 1024;

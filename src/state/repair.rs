@@ -21,7 +21,7 @@ pub const COMPANIONS: [&str; 3] = ["-wal", "-shm", "-journal"];
 
 /// Every table the schema creates; a file that lacks one was not written by us (or was
 /// damaged), and every hook on it would fail.
-const TABLES: [(&str, i64); 11] = [
+const TABLES: [(&str, i64); 12] = [
     ("sessions", 1),
     ("prov_values", 1),
     ("prompts", 1),
@@ -33,6 +33,7 @@ const TABLES: [(&str, i64); 11] = [
     ("session_files", 3),
     ("contract_spend", 7),
     ("audit_chain", 8),
+    ("threat_summary", 9),
 ];
 
 /// True for SQLite errors that mean the file is damaged or not a database at all (as opposed

@@ -4,7 +4,7 @@ use super::{Result, StateError, Store};
 use rusqlite::TransactionBehavior;
 
 /// The schema version this build writes and understands.
-pub(super) const SCHEMA_VERSION: i64 = 8;
+pub(super) const SCHEMA_VERSION: i64 = 9;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE IF NOT EXISTS sessions(
@@ -153,6 +153,81 @@ CREATE TABLE IF NOT EXISTS audit_chain(
 );
 ";
 
+/// Version 9: threat memory and threat packs (`crate::threats`). Indicators (values named by
+/// injected content, with who taught them, their status and an LRU stamp), fingerprints of
+/// injected sentences (their bottom-k shingle samples), which session saw an MCP server or web
+/// host produce injected content, the operator's allow list, the compact index every tool
+/// output is matched against (`threat_summary`, one row), installed packs by digest and the
+/// pinned pack trust anchors.
+const SCHEMA_V9: &str = "
+CREATE TABLE IF NOT EXISTS threat_indicators(
+  id INTEGER PRIMARY KEY,
+  value TEXT NOT NULL UNIQUE,
+  vkind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  session_id TEXT,
+  tool TEXT,
+  sessions INTEGER NOT NULL DEFAULT 1,
+  hits INTEGER NOT NULL DEFAULT 0,
+  first_seen INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS threat_indicators_lru ON threat_indicators(last_seen);
+CREATE TABLE IF NOT EXISTS threat_indicator_sessions(
+  indicator_id INTEGER NOT NULL,
+  session_id TEXT NOT NULL,
+  PRIMARY KEY(indicator_id, session_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS threat_fingerprints(
+  id INTEGER PRIMARY KEY,
+  digest TEXT NOT NULL UNIQUE,
+  sample BLOB NOT NULL,
+  blanked INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  session_id TEXT,
+  tool TEXT,
+  excerpt TEXT NOT NULL,
+  hits INTEGER NOT NULL DEFAULT 0,
+  first_seen INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS threat_fingerprints_lru ON threat_fingerprints(last_seen);
+CREATE TABLE IF NOT EXISTS threat_sources(
+  source TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  seen_at INTEGER NOT NULL,
+  PRIMARY KEY(source, session_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS threat_allowed(
+  value TEXT PRIMARY KEY,
+  at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS threat_summary(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  fp_index BLOB NOT NULL,
+  hostile TEXT NOT NULL,
+  packs_stamp TEXT NOT NULL DEFAULT '',
+  rules TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE IF NOT EXISTS threat_packs(
+  name TEXT PRIMARY KEY,
+  version INTEGER NOT NULL,
+  digest TEXT NOT NULL,
+  trust TEXT NOT NULL,
+  file TEXT NOT NULL,
+  compiled TEXT NOT NULL,
+  installed_at INTEGER NOT NULL,
+  refused TEXT
+);
+CREATE TABLE IF NOT EXISTS threat_pins(
+  kind TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY(kind, value)
+) WITHOUT ROWID;
+";
+
 impl Store {
     /// The file's `PRAGMA user_version`.
     pub(super) fn schema_version(&self) -> Result<i64> {
@@ -196,6 +271,9 @@ impl Store {
         }
         if v < 8 {
             tx.execute_batch(SCHEMA_V8)?;
+        }
+        if v < 9 {
+            tx.execute_batch(SCHEMA_V9)?;
         }
         if v < 1 {
             // A new database knows when it began (one migrated from version 1 does not: it
@@ -394,5 +472,46 @@ mod tests {
             .query_row("SELECT count(*) FROM audit_chain", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 0);
+    }
+
+    #[test]
+    fn version_4_database_gains_threat_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v4.db");
+        {
+            let c = rusqlite::Connection::open(&path).unwrap();
+            for step in [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4] {
+                c.execute_batch(step).unwrap();
+            }
+            c.execute_batch(
+                "INSERT INTO sessions(id, harness, created_at, last_seen, tainted) VALUES('s','claude',1,1,1);
+                 PRAGMA user_version=4;",
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        let tainted: i64 = s
+            .conn
+            .query_row("SELECT tainted FROM sessions WHERE id='s'", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(tainted, 1);
+        for t in [
+            "threat_indicators",
+            "threat_fingerprints",
+            "threat_sources",
+            "threat_allowed",
+            "threat_summary",
+            "threat_packs",
+            "threat_pins",
+        ] {
+            let n: i64 = s
+                .conn
+                .query_row(&format!("SELECT count(*) FROM {t}"), [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(n, 0, "{t}");
+        }
     }
 }

@@ -134,7 +134,8 @@ impl Store {
         // A prefix of the audit's hash chain, its last hash kept as the anchor.
         self.prune_audit(now() - AUDIT_TTL)?;
         self.prune_call_args()?;
-        Ok(n + s)
+        let t = self.prune_threats()?;
+        Ok(n + s + t)
     }
 }
 

@@ -21,6 +21,7 @@ pub mod taint;
 pub mod tamper;
 #[cfg(test)]
 mod tests;
+pub mod threat;
 
 use super::{readwrite, Context, Evaluation, Facts};
 use crate::decision::{Decision, Verdict};
@@ -40,6 +41,7 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("builtin", builtin::check),
     ("tamper", tamper::check),
     ("secrets", secrets::check),
+    ("threat", threat::check),
     ("contract", contract::check),
     ("allow", allow::check),
     ("effects", effects::check),

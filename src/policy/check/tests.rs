@@ -209,6 +209,7 @@ fn the_checks_run_in_this_order() {
             "builtin",
             "tamper",
             "secrets",
+            "threat",
             "contract",
             "allow",
             "effects",

@@ -32,6 +32,7 @@ const STATE_CHANGING: &[&str] = &[
     "mcp-proxy",
     "replay",
     "pause",
+    "threats",
 ];
 
 /// The harness names `install`/`uninstall` take (so that `bun install` is not the guard).
@@ -70,6 +71,11 @@ pub(super) fn guard_command(c: &SimpleCommand) -> Option<String> {
                 Some("doctor") => !flag("--repair"),
                 Some("approve") => flag("--list") && positional.len() == 1,
                 Some("mcp") => positional.get(1) == Some(&"list"),
+                // The threat memory may be read; confirm, allow, forget, import and packs change it.
+                Some("threats") => matches!(
+                    positional.get(1).copied(),
+                    Some("stats" | "list" | "show" | "export")
+                ),
                 // `check --db` records its events in that database (prompts as the user's).
                 Some("check") => !flag("--db"),
                 Some(s) => READ_ONLY_SUBCOMMANDS.contains(&s),
