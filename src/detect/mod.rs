@@ -7,6 +7,7 @@
 //! pass over every rule's literals (a two-byte-prefix index that costs microseconds to build), runs only those rules' regexes in windows
 //! around their hits (`rules`), and returns a [`Report`].
 
+pub mod learned;
 pub mod normalize;
 pub mod rules;
 
@@ -122,6 +123,12 @@ pub fn scan(text: &str, kind: TextKind) -> Report {
         } else {
             f.origin = "text";
             f.input_offset = norm.original_offset(f.start);
+        }
+    }
+    // The learned scorer only adds evidence (its own family); it never removes a finding.
+    if kind != TextKind::Prompt {
+        if let Some(f) = learned::finding(&norm.text) {
+            findings.insert(0, f);
         }
     }
     let score = rules::score(&findings, &norm);
