@@ -45,8 +45,8 @@ BITS = 18
 BLOCK = 1024
 # L2 regularisation (sklearn's C) and the held-out benign FP rates behind the two thresholds.
 C_REG = 0.3
-FP_STRONG = 0.005  # logit >= t_strong: weight 3 (flags alone)
-FP_WEAK = 0.02  # logit >= t_weak: weight 2 (needs another family)
+FP_STRONG = None  # logit >= t_strong: weight 3 (flags alone); None: never
+FP_WEAK = 0.05  # logit >= t_weak: weight 2 (needs another family)
 
 WS_RE = re.compile(rb"[ \t\n\x0c\r]+")
 WORD_RE = re.compile(rb"[a-z0-9\x80-\xff]+")
@@ -301,8 +301,8 @@ def write_weights(path, q, bias, scale, t_weak, t_strong, bits, info):
         f"{FP_WEAK * 100:.1f}%).",
         f"pub const T_WEAK: f64 = {t_weak!r};",
         "/// Logit at or above which the scorer adds weight 3 (held-out benign FP "
-        f"{FP_STRONG * 100:.1f}%).",
-        f"pub const T_STRONG: f64 = {t_strong!r};",
+        + ("none: the scorer never flags alone)." if FP_STRONG is None else f"{FP_STRONG * 100:.2f}%)."),
+        "pub const T_STRONG: f64 = " + ("f64::INFINITY" if math.isinf(t_strong) else repr(t_strong)) + ";",
         "/// Quantised weights, one per bucket.",
         "#[rustfmt::skip]",
         f"pub static WEIGHTS: [i16; {1 << bits}] = [",
@@ -394,13 +394,17 @@ def write_golden(path, q, bias, scale, bits):
         "    for (text, want) in SCORES {",
         "        let owned;",
         "        let text: &str = if *text == \"LONG\" {",
-        f"            owned = LONG_REPEAT.repeat(120) + {rust_str(GOLDEN_TEXTS[3])};",
+        "            owned = LONG_REPEAT.repeat(120)",
+        f"                + {rust_str(GOLDEN_TEXTS[3])};",
         "            &owned",
         "        } else {",
         "            text",
         "        };",
         "        let got = learned::logit(text);",
-        "        assert!((got - want).abs() < 1e-9, \"logit of {text:?}: {got} != {want}\");",
+        "        assert!(",
+        "            (got - want).abs() < 1e-9,",
+        "            \"logit of {text:?}: {got} != {want}\"",
+        "        );",
         "    }",
         "}",
     ]
@@ -435,7 +439,7 @@ def main():
     fz = Featurized(items)
     scores = loso_scores(fz)
     ben = [scores[i] for i in range(len(items)) if fz.y[i] == 0]
-    t_strong = threshold_at(ben, FP_STRONG)
+    t_strong = threshold_at(ben, FP_STRONG) if FP_STRONG is not None else math.inf
     t_weak = threshold_at(ben, FP_WEAK)
     for name, t in (("strong", t_strong), ("weak", t_weak)):
         rows, tot = summarize(fz, scores, t)

@@ -150,7 +150,8 @@ pub fn logit(text: &str) -> f64 {
     let mut used = 1usize;
     for_each_feature(&b, |p, h| {
         let i = p / BLOCK;
-        if let (Some(slot), Some(w)) = (blocks.get_mut(i), weights::WEIGHTS.get(h as usize & mask)) {
+        if let (Some(slot), Some(w)) = (blocks.get_mut(i), weights::WEIGHTS.get(h as usize & mask))
+        {
             slot.0 += i64::from(*w);
             slot.1 += 1;
             used = used.max(i + 1);

@@ -19,10 +19,10 @@ pub const BITS: u32 = 18;
 pub const BIAS: f64 = -2.3278191625992273;
 /// Multiplier turning the quantised sum into logit units.
 pub const SCALE: f64 = 3.7624430412316e-05;
-/// Logit at or above which the scorer adds weight 2 (held-out benign FP 2.0%).
-pub const T_WEAK: f64 = 0.9547674733855674;
-/// Logit at or above which the scorer adds weight 3 (held-out benign FP 0.5%).
-pub const T_STRONG: f64 = 1.4566349255108284;
+/// Logit at or above which the scorer adds weight 2 (held-out benign FP 5.0%).
+pub const T_WEAK: f64 = 0.3245357589765055;
+/// Logit at or above which the scorer adds weight 3 (held-out benign FP none: the scorer never flags alone).
+pub const T_STRONG: f64 = f64::INFINITY;
 /// Quantised weights, one per bucket.
 #[rustfmt::skip]
 pub static WEIGHTS: [i16; 262144] = [
