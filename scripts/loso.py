@@ -49,7 +49,7 @@ spec.loader.exec_module(ts)
 
 
 def rule_score(findings, allowed=None):
-    """The detector's score from findings `[rule, family, weight, origin]`, learned excluded."""
+    """The rules' score from findings `[rule, family, weight, origin]` (the learned scorer's weight is added on top by the detector)."""
     fams = {}
     decoded = False
     for rule, fam, w, origin in findings:

@@ -143,6 +143,12 @@ pub fn feature_hashes(text: &str) -> Vec<u32> {
 /// The logit of `text` with the compiled weights: the maximum over its windows. Never panics;
 /// linear in the length of `text`.
 pub fn logit(text: &str) -> f64 {
+    best_window(text).0
+}
+
+/// The highest window logit of `text` and the byte offset (in [`prepare`]'s output) where
+/// that window starts.
+fn best_window(text: &str) -> (f64, usize) {
     let b = prepare(text);
     let mask = (1usize << weights::BITS) - 1;
     // (sum of quantised weights, feature count) per block
@@ -158,7 +164,7 @@ pub fn logit(text: &str) -> f64 {
         }
     });
     let windows = used.saturating_sub(1).max(1);
-    let mut best = f64::NEG_INFINITY;
+    let mut best = (f64::NEG_INFINITY, 0);
     for i in 0..windows {
         let (mut s, mut c) = blocks.get(i).copied().unwrap_or((0, 0));
         if let Some(next) = blocks.get(i + 1).filter(|_| i + 1 < used) {
@@ -170,8 +176,8 @@ pub fn logit(text: &str) -> f64 {
         } else {
             weights::BIAS + weights::SCALE * (s as f64) / (c as f64).sqrt()
         };
-        if v > best {
-            best = v;
+        if v > best.0 {
+            best = (v, i * BLOCK);
         }
     }
     best
@@ -190,19 +196,31 @@ pub fn weight_for(logit: f64) -> u8 {
 }
 
 /// The scorer's finding for a normalised text (`norm` as scanned by the rules), or `None` when
-/// its logit stays under [`weights::T_WEAK`]. The finding spans the whole text; its excerpt
-/// gives the logit.
+/// its logit stays under [`weights::T_WEAK`]. The finding spans the best-scoring window; its
+/// excerpt is the window's first 160 bytes (so a text the user typed is recognised as theirs);
+/// its origin is `learned`: a whole-window judgement that places no match in the input.
 pub fn finding(norm: &str) -> Option<super::Finding> {
-    let l = logit(norm);
+    let (l, at) = best_window(norm);
     let weight = weight_for(l);
-    (weight > 0).then(|| super::Finding {
+    if weight == 0 {
+        return None;
+    }
+    // `prepare` drops leading whitespace; the normaliser already folded the other runs.
+    let lead = norm.len()
+        - norm
+            .trim_start_matches([' ', '\t', '\n', '\x0c', '\r'])
+            .len();
+    let start = crate::text::floor_boundary(norm, (at + lead).min(norm.len()));
+    let end = crate::text::ceil_boundary(norm, (at + lead + 2 * BLOCK).min(norm.len()));
+    let ex_end = crate::text::floor_boundary(norm, (start + 160).min(end));
+    Some(super::Finding {
         rule: RULE,
         family: FAMILY,
-        start: 0,
-        end: norm.len(),
-        excerpt: format!("logit {l:.2}"),
+        start,
+        end,
+        excerpt: norm.get(start..ex_end).unwrap_or_default().to_string(),
         weight,
-        origin: "text",
+        origin: "learned",
         input_offset: None,
     })
 }
