@@ -225,6 +225,7 @@ fn write_report(
         let pos = match f.input_offset {
             Some(o) if f.origin == "text" => format!("byte {o}"),
             Some(o) => format!("{} text decoded from byte {o}", f.origin),
+            None if f.origin == "learned" => "a window of the text".to_string(),
             None => "normalizer".to_string(),
         };
         writeln!(
