@@ -1,7 +1,7 @@
 //! Property tests: normalize and scan never panic and stay bounded on arbitrary input.
 
 use intentshield::detect::normalize::normalize;
-use intentshield::detect::{scan, TextKind};
+use intentshield::detect::{learned, rules, scan, TextKind};
 use proptest::prelude::*;
 
 const KINDS: [TextKind; 4] = [
@@ -29,7 +29,16 @@ fn check(s: &str) {
             }
         }
         assert_eq!(r.flagged, r.score >= 3);
+        // The learned scorer only adds evidence: without its finding the score is never higher.
+        let rules_only: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| f.family != learned::FAMILY)
+            .cloned()
+            .collect();
+        assert!(rules::score(&rules_only, &n) <= r.score);
     }
+    assert!(learned::logit(s).is_finite());
 }
 
 /// Characters the normalizer treats specially, mixed with ASCII attack words.

@@ -225,6 +225,7 @@ fn write_report(
         let pos = match f.input_offset {
             Some(o) if f.origin == "text" => format!("byte {o}"),
             Some(o) => format!("{} text decoded from byte {o}", f.origin),
+            None if f.origin == "learned" => "a window of the text".to_string(),
             None => "normalizer".to_string(),
         };
         writeln!(
@@ -405,6 +406,12 @@ pub fn run_jsonl(src: &Path, json: bool, out: &mut dyn Write) -> ExitStatus {
                     "flagged": r.flagged,
                     "score": r.score,
                     "reasons": r.reasons(),
+                    // For scripts/loso.py: every weighted finding and the learned logit.
+                    "findings": r.findings.iter().filter(|f| f.weight > 0)
+                        .map(|f| serde_json::json!([f.rule, f.family, f.weight, f.origin]))
+                        .collect::<Vec<_>>(),
+                    "learned": crate::detect::learned::logit(
+                        &crate::detect::normalize::normalize(text).text),
                 });
                 if let Err(e) = writeln!(out, "{o}") {
                     return if crate::exit::is_broken_pipe(&e) {

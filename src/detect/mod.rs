@@ -7,6 +7,7 @@
 //! pass over every rule's literals (a two-byte-prefix index that costs microseconds to build), runs only those rules' regexes in windows
 //! around their hits (`rules`), and returns a [`Report`].
 
+pub mod learned;
 pub mod normalize;
 pub mod rules;
 
@@ -62,7 +63,8 @@ pub struct Finding {
     /// The rule's weight for the scanned kind (see [`rules::FLAG_THRESHOLD`]).
     pub weight: u8,
     /// Where the match lies: `text` (visible input), `base64` or `unicode_tags` (decoded
-    /// hidden text), or `normalizer` (evidence found while normalizing).
+    /// hidden text), `normalizer` (evidence found while normalizing), or `learned` (the
+    /// learned scorer's judgement of a window, which places no match).
     pub origin: &'static str,
     /// Byte offset in the *input* text where the match (or the encoded run) starts, when known.
     pub input_offset: Option<usize>,
@@ -124,7 +126,15 @@ pub fn scan(text: &str, kind: TextKind) -> Report {
             f.input_offset = norm.original_offset(f.start);
         }
     }
-    let score = rules::score(&findings, &norm);
+    let mut score = rules::score(&findings, &norm);
+    // The learned scorer only adds evidence (its own family, its weight on top of the rules'
+    // score); it never removes a finding.
+    if kind != TextKind::Prompt {
+        if let Some(f) = learned::finding(&norm.text) {
+            score += u32::from(f.weight);
+            findings.insert(0, f);
+        }
+    }
     Report {
         findings,
         flagged: score >= rules::FLAG_THRESHOLD,

@@ -214,7 +214,8 @@ fn split_injected(
     for f in &report.findings {
         match (f.origin, f.input_offset) {
             ("text", Some(off)) => offsets.push(off),
-            ("normalizer", _) => {}
+            // Evidence that places no match in the input (the learned scorer judges windows).
+            ("normalizer" | "learned", _) => {}
             _ => return (vals, Vec::new()),
         }
     }

@@ -1,0 +1,249 @@
+//! The learned scorer: a logistic regression over hashed character and word n-grams, trained
+//! offline by `scripts/train-scorer.py` on the development corpora and compiled in
+//! ([`weights`], a generated table; no file to load, no model runtime).
+//!
+//! It is evidence like a rule family (`learned`, rule `learned.scorer`): it only adds a finding
+//! to [`super::scan`]'s report, never removes one, so it can raise a score but never lower it,
+//! and it never allows anything on its own.
+//!
+//! Features (the trainer computes the same; `tests/learned_golden.rs` holds vectors it wrote):
+//! - the text's bytes with ASCII letters lower-cased, each run of the bytes 0x20, 0x09, 0x0A,
+//!   0x0C and 0x0D replaced by one 0x20, leading ones dropped ([`prepare`]);
+//! - at every byte position `p`, the character 3-, 4- and 5-grams starting there (bytes, not
+//!   characters): their CRC-32 (the zlib one: reflected polynomial 0xEDB88320, initial value and
+//!   final xor 0xFFFFFFFF);
+//! - for every word (a maximal run of bytes in `a-z`, `0-9` or `0x80..=0xFF`), the CRC-32 of
+//!   the byte 0x01 followed by the word, at the word's start; and for every word after the
+//!   first, the CRC-32 of 0x02, the previous word, 0x20 and the word, at the previous word's
+//!   start;
+//! - a feature's bucket is the low [`weights::BITS`] bits of its CRC.
+//!
+//! Score: features are grouped in blocks of [`BLOCK`] bytes by position; each window is two
+//! consecutive blocks (or the one block of a short text). For a window with `N` features whose
+//! quantised weights sum to `S`, the logit is `BIAS + SCALE * S / sqrt(N)` (`BIAS` when `N` is
+//! 0); the text's logit is the maximum over its windows, so benign text around an injection
+//! cannot dilute it. Cost: linear in the text, five table steps per byte for the character
+//! n-grams plus one per word byte, and two allocations per text (the prepared bytes and the
+//! block sums), none per n-gram.
+
+#[rustfmt::skip]
+pub mod weights;
+
+/// Rule id of the scorer's finding.
+pub const RULE: &str = "learned.scorer";
+/// Family of the scorer's finding.
+pub const FAMILY: &str = "learned";
+/// Bytes per block; a window is two consecutive blocks.
+pub const BLOCK: usize = 1024;
+
+const fn crc_table() -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+            k += 1;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+}
+
+static CRC_TABLE: [u32; 256] = crc_table();
+
+/// CRC register after feeding `bytes` to `state` (no final xor).
+#[inline]
+fn crc_feed(mut state: u32, bytes: &[u8]) -> u32 {
+    for &b in bytes {
+        state = CRC_TABLE[((state ^ u32::from(b)) & 0xFF) as usize] ^ (state >> 8);
+    }
+    state
+}
+
+/// The zlib CRC-32 of `bytes`.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    !crc_feed(!0, bytes)
+}
+
+/// The bytes the features are computed on: ASCII lower-cased, whitespace runs (0x20, 0x09,
+/// 0x0A, 0x0C, 0x0D) as one space, leading whitespace dropped.
+pub fn prepare(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for &b in text.as_bytes() {
+        if matches!(b, b' ' | b'\t' | b'\n' | 0x0C | b'\r') {
+            if out.last().is_some_and(|&l| l != b' ') {
+                out.push(b' ');
+            }
+        } else {
+            out.push(b.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+#[inline]
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_lowercase() || b.is_ascii_digit() || b >= 0x80
+}
+
+/// Calls `emit(position, crc)` for every feature of the prepared bytes `b`, in the trainer's
+/// order: all character n-grams by position (3, 4, 5), then per word its unigram and the
+/// bigram with the previous word.
+fn for_each_feature(b: &[u8], mut emit: impl FnMut(usize, u32)) {
+    let n = b.len();
+    for p in 0..n {
+        let mut state = !0u32;
+        for k in 0..5 {
+            if p + k >= n {
+                break;
+            }
+            state = CRC_TABLE[((state ^ u32::from(b[p + k])) & 0xFF) as usize] ^ (state >> 8);
+            if k >= 2 {
+                emit(p, !state);
+            }
+        }
+    }
+    let uni0 = crc_feed(!0, &[0x01]);
+    let bi0 = crc_feed(!0, &[0x02]);
+    let mut prev: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < n {
+        if !is_word_byte(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < n && is_word_byte(b[i]) {
+            i += 1;
+        }
+        let word = &b[start..i];
+        emit(start, !crc_feed(uni0, word));
+        if let Some((ps, pe)) = prev {
+            let s = crc_feed(crc_feed(bi0, &b[ps..pe]), b" ");
+            emit(ps, !crc_feed(s, word));
+        }
+        prev = Some((start, i));
+    }
+}
+
+/// Every feature's CRC-32 of `text`, in the trainer's order (for tests and golden vectors).
+pub fn feature_hashes(text: &str) -> Vec<u32> {
+    let mut v = Vec::new();
+    for_each_feature(&prepare(text), |_, h| v.push(h));
+    v
+}
+
+/// The logit of `text` with the compiled weights: the maximum over its windows. Never panics;
+/// linear in the length of `text`.
+pub fn logit(text: &str) -> f64 {
+    best_window(text).0
+}
+
+/// The highest window logit of `text` and the byte offset (in [`prepare`]'s output) where
+/// that window starts.
+fn best_window(text: &str) -> (f64, usize) {
+    let b = prepare(text);
+    let mask = (1usize << weights::BITS) - 1;
+    // (sum of quantised weights, feature count) per block
+    let mut blocks: Vec<(i64, u64)> = vec![(0, 0); b.len() / BLOCK + 1];
+    let mut used = 1usize;
+    for_each_feature(&b, |p, h| {
+        let i = p / BLOCK;
+        if let (Some(slot), Some(w)) = (blocks.get_mut(i), weights::WEIGHTS.get(h as usize & mask))
+        {
+            slot.0 += i64::from(*w);
+            slot.1 += 1;
+            used = used.max(i + 1);
+        }
+    });
+    let windows = used.saturating_sub(1).max(1);
+    let mut best = (f64::NEG_INFINITY, 0);
+    for i in 0..windows {
+        let (mut s, mut c) = blocks.get(i).copied().unwrap_or((0, 0));
+        if let Some(next) = blocks.get(i + 1).filter(|_| i + 1 < used) {
+            s += next.0;
+            c += next.1;
+        }
+        let v = if c == 0 {
+            weights::BIAS
+        } else {
+            weights::BIAS + weights::SCALE * (s as f64) / (c as f64).sqrt()
+        };
+        if v > best.0 {
+            best = (v, i * BLOCK);
+        }
+    }
+    best
+}
+
+/// The weight the scorer adds for a logit: 3 at or above [`weights::T_STRONG`], 2 at or above
+/// [`weights::T_WEAK`], else 0.
+pub fn weight_for(logit: f64) -> u8 {
+    if logit >= weights::T_STRONG {
+        3
+    } else if logit >= weights::T_WEAK {
+        2
+    } else {
+        0
+    }
+}
+
+/// The scorer's finding for a normalised text (`norm` as scanned by the rules), or `None` when
+/// its logit stays under [`weights::T_WEAK`]. The finding spans the best-scoring window; its
+/// excerpt is the window's first 160 bytes (so a text the user typed is recognised as theirs);
+/// its origin is `learned`: a whole-window judgement that places no match in the input.
+pub fn finding(norm: &str) -> Option<super::Finding> {
+    let (l, at) = best_window(norm);
+    let weight = weight_for(l);
+    if weight == 0 {
+        return None;
+    }
+    // `prepare` drops leading whitespace; the normaliser already folded the other runs.
+    let lead = norm.len()
+        - norm
+            .trim_start_matches([' ', '\t', '\n', '\x0c', '\r'])
+            .len();
+    let start = crate::text::floor_boundary(norm, (at + lead).min(norm.len()));
+    let end = crate::text::ceil_boundary(norm, (at + lead + 2 * BLOCK).min(norm.len()));
+    let ex_end = crate::text::floor_boundary(norm, (start + 160).min(end));
+    Some(super::Finding {
+        rule: RULE,
+        family: FAMILY,
+        start,
+        end,
+        excerpt: norm.get(start..ex_end).unwrap_or_default().to_string(),
+        weight,
+        origin: "learned",
+        input_offset: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc_is_zlibs() {
+        assert_eq!(crc32(b""), 0);
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    }
+
+    #[test]
+    fn prepare_folds_case_and_space() {
+        assert_eq!(prepare("  A\t\n B  c\r\n"), b"a b c ".to_vec());
+        assert_eq!(prepare("ÄB"), "Äb".as_bytes().to_vec());
+    }
+
+    #[test]
+    fn short_texts_score_the_bias() {
+        assert_eq!(logit(""), weights::BIAS);
+        assert_eq!(logit(" \n "), weights::BIAS);
+    }
+}
