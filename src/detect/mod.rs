@@ -7,6 +7,7 @@
 //! pass over every rule's literals (a two-byte-prefix index that costs microseconds to build), runs only those rules' regexes in windows
 //! around their hits (`rules`), and returns a [`Report`].
 
+pub mod classes;
 pub mod normalize;
 pub mod rules;
 
@@ -103,7 +104,10 @@ impl Report {
 /// [`rules::FLAG_THRESHOLD`] (3). Strong rules flag alone; weak ones need another family.
 pub fn scan(text: &str, kind: TextKind) -> Report {
     let norm = normalize::normalize(text);
-    let mut findings = rules::run(&norm, kind);
+    let mut findings = classes::run(&norm, kind);
+    let anchors: Vec<usize> = findings.iter().map(|f| f.start).collect();
+    findings.extend(rules::run(&norm, kind, &anchors));
+    findings.sort_by_key(|f| f.start);
     for f in &mut findings {
         f.weight = rules::weight_of(f.rule, kind);
         // Text that quotes an attack to discuss it ("phrases such as ...") counts as weak.
