@@ -194,12 +194,7 @@ fn reports_2_cases() {
 
 /// Cases whose expected decision rests on work another open issue owns, with the issue: each
 /// must still miss (so that the list is kept true) and is printed, not failed.
-const PENDING: &[(&str, &str)] = &[(
-    "comment-and-control/2",
-    "detection issue: the PR title addressed to a \"Reviewer bot\" (step 1) must taint the \
-     session; reading other processes' environments is then denied (asked while clean, as the \
-     shell-effects issue specifies)",
-)];
+const PENDING: &[(&str, &str)] = &[];
 
 /// Runs every case of one file (relative to ../shared) and requires each expected decision;
 /// `at_least` guards against a file that shrank or failed to parse.

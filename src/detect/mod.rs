@@ -8,6 +8,7 @@
 //! around their hits (`rules`), and returns a [`Report`].
 
 pub mod learned;
+pub mod classes;
 pub mod normalize;
 pub mod rules;
 
@@ -105,7 +106,10 @@ impl Report {
 /// [`rules::FLAG_THRESHOLD`] (3). Strong rules flag alone; weak ones need another family.
 pub fn scan(text: &str, kind: TextKind) -> Report {
     let norm = normalize::normalize(text);
-    let mut findings = rules::run(&norm, kind);
+    let mut findings = classes::run(&norm, kind);
+    let anchors: Vec<usize> = findings.iter().map(|f| f.start).collect();
+    findings.extend(rules::run(&norm, kind, &anchors));
+    findings.sort_by_key(|f| f.start);
     for f in &mut findings {
         f.weight = rules::weight_of(f.rule, kind);
         // Text that quotes an attack to discuss it ("phrases such as ...") counts as weak.

@@ -37,11 +37,18 @@ pub const FLAG_THRESHOLD: u32 = 3;
 const WINDOW_BEFORE: usize = 160;
 /// Bytes after a literal hit that a rule's regex may look at.
 const WINDOW_AFTER: usize = 320;
-/// Most bytes of windows one rule's regex runs over per scan (bounds adversarial inputs that
-/// repeat a rule's literals without matching it).
+/// Bytes of windows one rule's regex runs over per scan outside the windows near word-class
+/// evidence (bounds adversarial inputs that repeat a rule's literals without matching it; see
+/// [`run`] for the order in which windows are run, which no prefix of the text can exhaust).
 pub const RULE_BUDGET: usize = 8 << 10;
-/// Most bytes of windows all regexes together run over per scan.
-pub const TOTAL_BUDGET: usize = 48 << 10;
+/// Bytes of windows all regexes together run over per scan outside the windows near
+/// word-class evidence (regex-lite runs at 2-20 MB/s on these patterns: this keeps a 64 KB
+/// output full of rule literals within a few milliseconds).
+pub const TOTAL_BUDGET: usize = 32 << 10;
+/// Longest merged window (bytes): longer runs of overlapping windows are split.
+const MAX_WINDOW: usize = 2 << 10;
+/// Windows within this many bytes of a word-class finding are run first.
+const ANCHOR_REACH: usize = 512;
 /// Longest excerpt kept in a [`Finding`] (bytes, cut at a char boundary).
 pub const EXCERPT_MAX: usize = 160;
 
@@ -88,6 +95,13 @@ pub fn hidden_weight(id: &str, kind: TextKind) -> u8 {
         // 2025, "deceiving users with ANSI terminal codes in MCP"); in tool output they are
         // ordinary colour codes.
         "hidden.ansi_escape" => [0, 3, 1, 0],
+        // Text the terminal conceals (SGR 8), or erases after printing it: there to be read by
+        // a model and not by the user.
+        "hidden.ansi_conceal" => [2, 3, 2, 0],
+        // Cursor-up and erase codes are also progress bars; weak in tool output.
+        "hidden.ansi_cursor" => [1, 3, 1, 0],
+        // Zero-width characters inside words split words for filters.
+        "hidden.zero_width" => [1, 2, 1, 0],
         _ => [0, 0, 0, 0],
     };
     w[kind_index(kind)]
@@ -1125,10 +1139,16 @@ pub fn excerpt(s: &str) -> String {
 }
 
 /// Runs every rule enabled for `kind` on a normalized text. Returns at most one finding per
-/// rule (its first match), in text order. Regex work is bounded by [`RULE_BUDGET`] per rule and
-/// [`TOTAL_BUDGET`] per scan (windows in text order; later ones are skipped once spent); evidence from normalization (`hidden.*`) comes first
-/// when its weight for `kind` is above 0.
-pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
+/// rule (its first match found), in text order; evidence from normalization (`hidden.*`) comes
+/// first when its weight for `kind` is above 0.
+///
+/// Regex work has no budget an attacker can spend by putting rule literals before an
+/// injection: windows that contain an `anchor` (a position where word-class evidence was
+/// found, see [`super::classes`]) are run first for every rule; the other windows are then run
+/// round-robin across the rules, each rule's windows in an order spread over the whole text
+/// (bit-reversed 1 KiB buckets), until [`RULE_BUDGET`] per rule or [`TOTAL_BUDGET`] is spent.
+/// The literal pass and the word-class pass cover the whole text; regex work is bounded.
+pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding> {
     let eng = engine();
     let text = norm.text.as_str();
     let ki = kind_index(kind);
@@ -1144,7 +1164,9 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
             let e = (end + WINDOW_AFTER).min(text.len());
             let w = &mut windows[ri];
             match w.last_mut() {
-                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                // Merge overlapping windows, but keep each window short so that the order
+                // below can spread the work.
+                Some(last) if s <= last.1 && last.1 - last.0 < MAX_WINDOW => last.1 = last.1.max(e),
                 _ => w.push((s, e)),
             }
         }
@@ -1169,35 +1191,75 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
             });
         }
     }
-    let mut total = 0usize;
-    for (ri, ws) in windows.iter().enumerate() {
-        if ws.is_empty() || total >= TOTAL_BUDGET {
-            continue;
+    let mut found = vec![false; RULES.len()];
+    // Runs rule `ri` over one window; returns the bytes looked at and whether it matched.
+    let try_window = |ri: usize, s: usize, e: usize, out: &mut Vec<Finding>| -> (usize, bool) {
+        let Some(re) = regex_for(ri) else {
+            return (0, false);
+        };
+        let s = floor_boundary(text, s);
+        let e = ceil_boundary(text, e);
+        if let Some(m) = re.find(&text[s..e]) {
+            let (ms, me) = (s + m.start(), s + m.end());
+            out.push(Finding {
+                rule: RULES[ri].id,
+                family: RULES[ri].family,
+                start: ms,
+                end: me,
+                excerpt: excerpt(&text[ms..me]),
+                weight: 0,
+                origin: "text",
+                input_offset: None,
+            });
+            return (e - s, true);
         }
-        let Some(re) = regex_for(ri) else { continue };
-        let mut spent = 0usize;
-        'win: for &(s, e) in ws {
-            if spent >= RULE_BUDGET || total >= TOTAL_BUDGET {
+        (e - s, false)
+    };
+    // Phase 1: windows around word-class evidence, for every rule.
+    let near = |s: usize, e: usize| {
+        anchors
+            .iter()
+            .any(|&a| a + ANCHOR_REACH >= s && a <= e + ANCHOR_REACH)
+    };
+    let mut spent = vec![0usize; RULES.len()];
+    let mut rest: Vec<Vec<(u32, usize, usize)>> = vec![Vec::new(); RULES.len()];
+    for (ri, ws) in windows.iter().enumerate() {
+        for &(s, e) in ws {
+            if !found[ri] && near(s, e) {
+                let (used, hit) = try_window(ri, s, e, &mut out);
+                spent[ri] += used;
+                found[ri] |= hit;
+            } else {
+                rest[ri].push(((s as u32 >> 10).reverse_bits(), s, e));
+            }
+        }
+    }
+    // Phase 2: the other windows, round-robin across rules, spread over the text.
+    for r in rest.iter_mut() {
+        r.sort_unstable();
+    }
+    let (total_budget, rule_budget) = (TOTAL_BUDGET, RULE_BUDGET);
+    let mut total = 0usize;
+    let mut cursor = vec![0usize; RULES.len()];
+    loop {
+        let mut progressed = false;
+        for ri in 0..RULES.len() {
+            if found[ri] || cursor[ri] >= rest[ri].len() || spent[ri] >= rule_budget {
+                continue;
+            }
+            if total >= total_budget {
                 break;
             }
-            let s = floor_boundary(text, s);
-            let e = ceil_boundary(text, e.min(s + (RULE_BUDGET - spent)));
-            spent += e - s;
-            total += e - s;
-            if let Some(m) = re.find(&text[s..e]) {
-                let (ms, me) = (s + m.start(), s + m.end());
-                out.push(Finding {
-                    rule: RULES[ri].id,
-                    family: RULES[ri].family,
-                    start: ms,
-                    end: me,
-                    excerpt: excerpt(&text[ms..me]),
-                    weight: 0,
-                    origin: "text",
-                    input_offset: None,
-                });
-                break 'win;
-            }
+            let (_, s, e) = rest[ri][cursor[ri]];
+            cursor[ri] += 1;
+            let (used, hit) = try_window(ri, s, e, &mut out);
+            found[ri] |= hit;
+            spent[ri] += used;
+            total += used;
+            progressed = true;
+        }
+        if !progressed || total >= total_budget {
+            break;
         }
     }
     out.sort_by_key(|f| f.start);
@@ -1208,7 +1270,10 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
 pub fn weight_of(rule: &str, kind: TextKind) -> u8 {
     match RULES.iter().find(|r| r.id == rule) {
         Some(r) => r.weight(kind),
-        None => hidden_weight(rule, kind),
+        None => match super::classes::weights(rule) {
+            Some(w) => w[kind_index(kind)],
+            None => hidden_weight(rule, kind),
+        },
     }
 }
 
@@ -1262,12 +1327,16 @@ pub fn looks_like_mention(text: &str, start: usize) -> bool {
 }
 
 /// Score of a set of findings (using each finding's `weight`): per family the highest weight,
-/// plus one when two different rules of weight 2 or more matched in that family; summed over
+/// plus one when two different rules of weight 2 or more matched in that family on words that
+/// do not overlap (hidden evidence has no span and always counts); summed over
 /// families; plus one when a rule matched inside decoded (base64 / tag) text, since encoding
 /// instructions is itself evasive.
 pub fn score(findings: &[Finding], norm: &Normalized) -> u32 {
     // (family, max weight, strong rules seen)
     let mut fams: Vec<(&str, u8, u8)> = Vec::new();
+    // Spans of the strong findings counted so far: a regex rule and a word-class rule that
+    // match the same words are one piece of evidence, not two.
+    let mut strong_spans: Vec<(&str, usize, usize)> = Vec::new();
     let mut in_decoded = false;
     for f in findings {
         let w = f.weight;
@@ -1277,7 +1346,13 @@ pub fn score(findings: &[Finding], norm: &Normalized) -> u32 {
         if f.start >= norm.visible_len && !f.rule.starts_with("hidden.") {
             in_decoded = true;
         }
-        let strong = u8::from(w >= 2);
+        let overlaps = strong_spans
+            .iter()
+            .any(|&(fam, s, e)| fam == f.family && f.start < e && s < f.end.max(f.start + 1));
+        let strong = u8::from(w >= 2 && !overlaps);
+        if w >= 2 {
+            strong_spans.push((f.family, f.start, f.end.max(f.start + 1)));
+        }
         match fams.iter_mut().find(|(fam, _, _)| *fam == f.family) {
             Some(x) => {
                 x.1 = x.1.max(w);

@@ -136,7 +136,6 @@ pub fn strip_schema(tool: &mut Value) -> Vec<(String, Option<Value>)> {
             .filter(|(k, v)| {
                 let d = v.get("description").and_then(Value::as_str);
                 disclosure::is_disclosure_field(k, d)
-                    || d.is_some_and(disclosure::describes_disclosure)
             })
             .map(|(k, _)| k.clone())
             .collect();
