@@ -192,6 +192,14 @@ fn injection_after_60_kb_of_keyword_dense_filler_is_found() {
             r.findings
         );
     }
-    // The filler alone is not flagged.
-    assert!(!scan(&dense_filler(60 << 10), TO).flagged);
+    // The filler alone is not flagged by the rules (it is written to look like an injection's
+    // vocabulary, so the learned scorer may add its weight; the rules' score stays below 3).
+    let r = scan(&dense_filler(60 << 10), TO);
+    let learned: u32 = r
+        .findings
+        .iter()
+        .filter(|f| f.family == "learned")
+        .map(|f| u32::from(f.weight))
+        .sum();
+    assert!(r.score - learned < 3, "{:?}", r.reasons());
 }
