@@ -157,6 +157,14 @@ pub enum Reason {
     ProjectPaused,
     /// The hook itself failed (bad input, database, panic): failing closed.
     Error,
+    /// A secret (a hit of the gitleaks rule set, `crate::policy::secret_rules`) in the
+    /// arguments of a call that reaches the network (a shell network command, a web fetch, an
+    /// MCP tool): denied whoever typed the destination.
+    SecretInOutbound,
+    /// A value the session read from a secret file (remembered by its SHA-256 digest, never
+    /// the value) in the arguments of a call that reaches the network, as written or
+    /// base64-, hex- or percent-encoded: denied whoever typed the destination.
+    SecretValueOutbound,
 }
 
 impl Reason {
@@ -206,6 +214,8 @@ impl Reason {
             Reason::AllowListed => "allow.listed",
             Reason::ProjectPaused => "pause.project",
             Reason::Error => "error.fail_closed",
+            Reason::SecretInOutbound => "secret.in_outbound",
+            Reason::SecretValueOutbound => "secret.value_outbound",
         }
     }
 }

@@ -29,6 +29,10 @@ pub struct SessionView {
     /// Files earlier shell calls of the session wrote secret data into or downloaded into
     /// (newest first, at most `crate::effects::SESSION_FILES`); loaded for shell calls.
     pub files: Vec<SessionFile>,
+    /// SHA-256 digests (hex) of values the session read from secret files, with the call that
+    /// read them (newest first, at most `crate::effects::SECRET_DIGESTS`); loaded for calls
+    /// that can reach the network. See `crate::policy::secret_values`.
+    pub secret_digests: Vec<(String, String)>,
 }
 
 /// A file an earlier call of the session left behind that matters later: one holding secret
@@ -102,6 +106,14 @@ pub enum Effect {
     /// Remember files a call wrote secret data or a download into. The policy returns it only
     /// for a call that may run (allowed or asked); see `crate::policy::check::secrets`.
     RecordFiles(Vec<SessionFile>),
+    /// Remember the SHA-256 digests (hex) of values read from a secret file; `source` names the
+    /// call that read them (tool and file). See `crate::policy::secret_values`.
+    RecordSecretDigests {
+        /// Lower-case hex SHA-256 digests.
+        digests: Vec<String>,
+        /// The reading call, for the evidence.
+        source: String,
+    },
     /// Use up the one-time approval given for audit row `decision_id`.
     ConsumeApproval(i64),
     /// Drop stale sessions, values, approvals and audit rows (session start and end).
