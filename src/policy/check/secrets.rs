@@ -43,19 +43,18 @@ fn outbound(call: &mut Call<'_>) {
     // MCP and web-fetch arguments are checked by the injection check (`secret.in_arguments`).
     if call.egress && !matches!(call.tool.kind, ToolKind::Mcp | ToolKind::WebFetch) {
         let hit = call.facts.leaves.iter().find_map(|(key, text)| {
-            crate::policy::secret_rules::first(text).map(|h| (key.clone(), h.rule))
+            crate::policy::builtin::secret_material(text).map(|what| (key.clone(), what))
         });
-        if let Some((key, rule)) = hit {
+        if let Some((key, what)) = hit {
             call.verdicts.add(
                 Decision::new(
                     Verdict::Deny,
                     Reason::SecretInOutbound,
                     format!(
-                        "argument '{key}' of {name} sends a secret ({rule}) to the network; pass it through an environment variable or a credential helper instead"
+                        "argument '{key}' of {name} sends {what} to the network; pass it through an environment variable or a credential helper instead"
                     ),
                 )
-                .rule("secret.in_outbound")
-                .rule(format!("gitleaks.{rule}")),
+                .rule("secret.in_outbound"),
             );
         }
     }
