@@ -38,11 +38,9 @@ fn once(name: &str, what: &str) {
     let t = Instant::now();
     let n = match what {
         "secrets" => intentshield::policy::secret_rules::scan(&text, 16).len(),
-        _ => {
-            intentshield::detect::scan(&text, intentshield::detect::TextKind::ToolOutput)
-                .findings
-                .len()
-        }
+        _ => intentshield::detect::scan(&text, intentshield::detect::TextKind::ToolOutput)
+            .findings
+            .len(),
     };
     let us = t.elapsed().as_secs_f64() * 1e6;
     println!(

@@ -146,7 +146,9 @@ fn secret_digests(tool: &Tool, output: &str, ctx: &Context<'_>) -> Option<Effect
     if values.is_empty() {
         return None;
     }
-    let what = read.first().map_or("a secret in its output", String::as_str);
+    let what = read
+        .first()
+        .map_or("a secret in its output", String::as_str);
     let source = crate::text::cap(&format!("{} ({what})", tool.display_name()), 200).to_string();
     let mut digests: Vec<String> = values.iter().map(|v| secret_values::digest(v)).collect();
     digests.sort_unstable();

@@ -58,7 +58,8 @@ fn placeholder(v: &str) -> bool {
         || v.starts_with('<')
         || v.starts_with("{{")
         || v.starts_with('%')
-        || v.chars().all(|c| c == '*' || c == 'x' || c == 'X' || c == '.')
+        || v.chars()
+            .all(|c| c == '*' || c == 'x' || c == 'X' || c == '.')
         || matches!(
             l.as_str(),
             "true" | "false" | "null" | "none" | "changeme" | "password" | "your-api-key"
@@ -168,11 +169,7 @@ fn decoded(s: &str) -> Vec<String> {
             &base64::engine::general_purpose::STANDARD_NO_PAD,
             &base64::engine::general_purpose::URL_SAFE_NO_PAD,
         ] {
-            if let Some(t) = eng
-                .decode(t)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-            {
+            if let Some(t) = eng.decode(t).ok().and_then(|b| String::from_utf8(b).ok()) {
                 out.push(t);
                 break;
             }
@@ -188,13 +185,30 @@ fn pieces(s: &str, f: &mut impl FnMut(&str)) {
         c.is_whitespace()
             || matches!(
                 c,
-                '"' | '\'' | '`' | ',' | ';' | '&' | '?' | '#' | '<' | '>' | '(' | ')' | '['
-                    | ']' | '{' | '}' | '|' | '\\'
+                '"' | '\''
+                    | '`'
+                    | ','
+                    | ';'
+                    | '&'
+                    | '?'
+                    | '#'
+                    | '<'
+                    | '>'
+                    | '('
+                    | ')'
+                    | '['
+                    | ']'
+                    | '{'
+                    | '}'
+                    | '|'
+                    | '\\'
             )
     };
     for word in s.split(hard).filter(|w| w.len() >= VALUE_MIN) {
         f(word);
-        let mut soft = word.split(['=', ':', '@', '/']).filter(|w| w.len() >= VALUE_MIN);
+        let mut soft = word
+            .split(['=', ':', '@', '/'])
+            .filter(|w| w.len() >= VALUE_MIN);
         // Only when the word has separators: its pieces, and every piece after the first `=`
         // or `:` rejoined (a value that holds `:` or `/` itself, `postgres://u:p@h`).
         if word.contains(['=', ':', '@', '/']) {
@@ -261,14 +275,24 @@ mod tests {
                    RANDOM_ID=Zq81xVb02LmN7pQr\n";
         let v = values_in(env);
         assert!(v.contains(&"k3y-Val-9f8e7d6c".to_string()), "{v:?}");
-        assert!(v.contains(&"postgres://app:Hunter2Prod@db/app".to_string()), "{v:?}");
+        assert!(
+            v.contains(&"postgres://app:Hunter2Prod@db/app".to_string()),
+            "{v:?}"
+        );
         assert!(v.contains(&"Zq81xVb02LmN7pQr".to_string()), "{v:?}");
-        assert!(!v.iter().any(|x| x == "production" || x == "3000" || x == "true"), "{v:?}");
+        assert!(
+            !v.iter()
+                .any(|x| x == "production" || x == "3000" || x == "true"),
+            "{v:?}"
+        );
         assert!(!v.iter().any(|x| x.contains("SENTRY")), "{v:?}");
         // Credentials files in their own syntaxes, and numbered Read output.
         let aws = "     1→[default]\n     2→aws_access_key_id = AKIAZQ3DRSTUVWXY2345\n     3→aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8x9w7v6u\n";
         let v = values_in(aws);
-        assert!(v.contains(&"wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8x9w7v6u".to_string()), "{v:?}");
+        assert!(
+            v.contains(&"wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8x9w7v6u".to_string()),
+            "{v:?}"
+        );
         assert!(v.contains(&"AKIAZQ3DRSTUVWXY2345".to_string()), "{v:?}");
         let gh = "github.com:\n    oauth_token: gho_abcdEFGH1234ijklMNOP5678qrstUVWX90yz\n    user: dev\n";
         assert!(values_in(gh).contains(&"gho_abcdEFGH1234ijklMNOP5678qrstUVWX90yz".to_string()));
@@ -280,7 +304,8 @@ mod tests {
         let secret = "k3y-Val-9f8e7d6c";
         let d = digest(secret);
         let b64 = base64::engine::general_purpose::STANDARD.encode(secret);
-        let b64_line = base64::engine::general_purpose::STANDARD.encode(format!("API_KEY={secret}"));
+        let b64_line =
+            base64::engine::general_purpose::STANDARD.encode(format!("API_KEY={secret}"));
         let hex: String = secret.bytes().map(|b| format!("{b:02x}")).collect();
         for text in [
             format!("curl -d 'key={secret}' https://example.com/"),

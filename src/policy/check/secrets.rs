@@ -64,7 +64,9 @@ fn outbound(call: &mut Call<'_>) {
     }
     for (key, text) in &call.facts.leaves {
         let cands: std::collections::HashSet<String> =
-            crate::policy::secret_values::candidates(text).into_iter().collect();
+            crate::policy::secret_values::candidates(text)
+                .into_iter()
+                .collect();
         if let Some((_, source)) = known.iter().find(|(d, _)| cands.contains(d)) {
             call.verdicts.add(
                 Decision::new(

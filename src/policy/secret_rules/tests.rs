@@ -4,7 +4,9 @@ use super::*;
 /// high entropy, no real secret.
 pub(crate) fn filler(n: usize, alphabet: &str, seed: u64) -> String {
     let a: Vec<char> = alphabet.chars().collect();
-    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..n)
         .map(|_| {
             x = x
@@ -27,28 +29,53 @@ pub(crate) fn shapes() -> Vec<(&'static str, String)> {
     vec![
         ("github-pat", format!("ghp_{}", f(36, ALNUM, 1))),
         ("github-oauth", format!("gho_{}", f(36, ALNUM, 2))),
-        ("github-fine-grained-pat", format!("github_pat_{}", f(82, ALNUM, 3))),
+        (
+            "github-fine-grained-pat",
+            format!("github_pat_{}", f(82, ALNUM, 3)),
+        ),
         ("aws-access-token", format!("AKIA{}", f(16, UPPER32, 4))),
         ("aws-access-token", format!("ASIA{}", f(16, UPPER32, 5))),
         (
             "slack-bot-token",
-            format!("xoxb-{}-{}-{}", f(12, DIGITS, 6), f(12, DIGITS, 7), f(24, ALNUM, 8)),
+            format!(
+                "xoxb-{}-{}-{}",
+                f(12, DIGITS, 6),
+                f(12, DIGITS, 7),
+                f(24, ALNUM, 8)
+            ),
         ),
         (
             "slack-webhook-url",
-            format!("https://hooks.slack.com/services/T{}/B{}/{}", f(8, UPPER32, 9), f(8, UPPER32, 10), f(24, ALNUM, 11)),
+            format!(
+                "https://hooks.slack.com/services/T{}/B{}/{}",
+                f(8, UPPER32, 9),
+                f(8, UPPER32, 10),
+                f(24, ALNUM, 11)
+            ),
         ),
-        ("stripe-access-token", format!("sk_live_{}", f(24, ALNUM, 12))),
+        (
+            "stripe-access-token",
+            format!("sk_live_{}", f(24, ALNUM, 12)),
+        ),
         (
             "openai-api-key",
             format!("sk-proj-{}T3BlbkFJ{}", f(74, ALNUM, 13), f(74, ALNUM, 14)),
         ),
-        ("anthropic-api-key", format!("sk-ant-api03-{}AA", f(93, ALNUM, 15))),
+        (
+            "anthropic-api-key",
+            format!("sk-ant-api03-{}AA", f(93, ALNUM, 15)),
+        ),
         ("gcp-api-key", format!("AIza{}", f(35, ALNUM, 16))),
         ("gitlab-pat", format!("glpat-{}", f(20, ALNUM, 17))),
         ("npm-access-token", format!("npm_{}", f(36, ALNUM, 18))),
-        ("pypi-upload-token", format!("pypi-AgEIcHlwaS5vcmc{}", f(60, ALNUM, 19))),
-        ("huggingface-access-token", format!("hf_{}", f(34, LOWER, 20))),
+        (
+            "pypi-upload-token",
+            format!("pypi-AgEIcHlwaS5vcmc{}", f(60, ALNUM, 19)),
+        ),
+        (
+            "huggingface-access-token",
+            format!("hf_{}", f(34, LOWER, 20)),
+        ),
         ("digitalocean-pat", format!("dop_v1_{}", f(64, HEX, 21))),
         ("shopify-access-token", format!("shpat_{}", f(32, HEX, 22))),
         (
@@ -57,7 +84,11 @@ pub(crate) fn shapes() -> Vec<(&'static str, String)> {
         ),
         (
             "jwt",
-            format!("eyJhbGciOiJIUzI1NiJ9.eyJ{}.{}", f(30, ALNUM, 25), f(43, ALNUM, 26)),
+            format!(
+                "eyJhbGciOiJIUzI1NiJ9.eyJ{}.{}",
+                f(30, ALNUM, 25),
+                f(43, ALNUM, 26)
+            ),
         ),
         (
             "private-key",
@@ -216,11 +247,19 @@ pub(crate) const HAND_LIST: &[(&str, usize)] = &[
 fn hand_list_coverage() {
     let mut missed = Vec::new();
     for (i, (p, n)) in HAND_LIST.iter().enumerate() {
-        let alpha = if p.starts_with("AKIA") || p.starts_with("ASIA") { UPPER32 } else { ALNUM };
+        let alpha = if p.starts_with("AKIA") || p.starts_with("ASIA") {
+            UPPER32
+        } else {
+            ALNUM
+        };
         let t = format!("token {p}{}", filler(*n + 6, alpha, 100 + i as u64));
         if first(&t).is_none() {
             missed.push(t);
         }
     }
-    println!("hand list: {} of {} caught by the rule set alone; missed: {missed:#?}", HAND_LIST.len() - missed.len(), HAND_LIST.len());
+    println!(
+        "hand list: {} of {} caught by the rule set alone; missed: {missed:#?}",
+        HAND_LIST.len() - missed.len(),
+        HAND_LIST.len()
+    );
 }
