@@ -30,10 +30,19 @@ const WINDOW_BEFORE: usize = 256;
 const WINDOW_AFTER: usize = 1024;
 /// Bytes after a keyword hit for rules whose match spans a block (PEM private keys).
 const WINDOW_AFTER_BLOCK: usize = 16 << 10;
+/// Bytes after a keyword hit for the assignment template (one line: the keyword's suffix, the
+/// operator, quotes and a value of at most 150 bytes).
+const WINDOW_AFTER_ASSIGNMENT: usize = 256;
+/// Bytes before a keyword hit for the assignment template (its `[\w.-]{0,50}` prefix).
+const WINDOW_BEFORE_ASSIGNMENT: usize = 64;
+/// The operator group of gitleaks' assignment template, as the rule text writes it.
+const ASSIGNMENT: &str = r"(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)";
+/// Shortest value run after an assignment for the template's keyword hit to count.
+const ASSIGNMENT_VALUE_MIN: usize = 8;
 /// Most bytes of windows one rule's regex runs over per scan.
-pub const RULE_BUDGET: usize = 32 << 10;
+pub const RULE_BUDGET: usize = 16 << 10;
 /// Most bytes of windows all rules' regexes run over per scan.
-pub const TOTAL_BUDGET: usize = 256 << 10;
+pub const TOTAL_BUDGET: usize = 128 << 10;
 
 /// One rule of the table.
 #[derive(Debug)]
@@ -50,6 +59,9 @@ struct Rule {
     stops: Vec<&'static str>,
     /// Bytes after a keyword hit its regex may look at.
     after: usize,
+    /// True for gitleaks' assignment template (`keyword … = value`): a keyword hit counts only
+    /// where an assignment of a long enough value follows it ([`assignment_follows`]).
+    assignment: bool,
 }
 
 /// An allowlist regex: applied to the secret or to the whole match.
@@ -130,9 +142,12 @@ fn build() -> Engine {
                     stops: Vec::new(),
                     after: if pattern.contains("PRIVATE") {
                         WINDOW_AFTER_BLOCK
+                    } else if pattern.contains(ASSIGNMENT) {
+                        WINDOW_AFTER_ASSIGNMENT
                     } else {
                         WINDOW_AFTER
                     },
+                    assignment: pattern.contains(ASSIGNMENT),
                 });
             }
             ["allow", who, target, pattern] => {
@@ -204,6 +219,56 @@ pub fn entropy(s: &str) -> f64 {
         .sum()
 }
 
+/// True when an assignment follows a keyword that ends at byte `end` of `b`, as the template
+/// allows it: up to 20 name bytes (`[ \t\w.-]`), up to 3 quotes or spaces, an operator (`=`,
+/// `>`, `:`, `|`, `?`, `,`), up to 5 quotes, spaces or `=`, then a run of at least
+/// [`ASSIGNMENT_VALUE_MIN`] value bytes (`[\w.=+/~-]`), holding a digit when `digit`. A cheap
+/// test that spares the regex the keyword's ordinary uses (`the API token`, `let key = k;`).
+fn assignment_follows(b: &[u8], end: usize, digit: bool) -> bool {
+    let mut i = end;
+    let name = |c: u8| {
+        c == b' ' || c == b'\t' || c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-'
+    };
+    let mut n = 0;
+    while i < b.len() && n < 20 && name(b[i]) {
+        i += 1;
+        n += 1;
+    }
+    n = 0;
+    while i < b.len() && n < 3 && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r' | b'\'' | b'"') {
+        i += 1;
+        n += 1;
+    }
+    if i >= b.len() || !matches!(b[i], b'=' | b'>' | b':' | b'|' | b'?' | b',') {
+        return false;
+    }
+    while i < b.len() && matches!(b[i], b'=' | b'>' | b':' | b'|' | b'?' | b',') {
+        i += 1;
+    }
+    n = 0;
+    while i < b.len()
+        && n < 5
+        && matches!(
+            b[i],
+            b'`' | b'\'' | b'"' | b' ' | b'\t' | b'\n' | b'\r' | b'='
+        )
+    {
+        i += 1;
+        n += 1;
+    }
+    let start = i;
+    let mut has_digit = false;
+    while i < b.len()
+        && i - start <= 150
+        && (b[i].is_ascii_alphanumeric()
+            || matches!(b[i], b'_' | b'.' | b'=' | b'+' | b'/' | b'~' | b'-'))
+    {
+        has_digit |= b[i].is_ascii_digit();
+        i += 1;
+    }
+    i - start >= ASSIGNMENT_VALUE_MIN && (has_digit || !digit)
+}
+
 /// Whether a candidate passes the rule's gates (entropy, digit for generic rules, allowlists).
 fn accepted(eng: &'static Engine, r: &Rule, secret: &str, whole: &str) -> bool {
     if secret.is_empty() {
@@ -245,10 +310,22 @@ pub fn scan(text: &str, limit: usize) -> Vec<SecretHit<'_>> {
     let text = &text[..floor_boundary(text, text.len().min(SCAN_MAX))];
     let lower = text.to_ascii_lowercase();
     let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); eng.rules.len()];
+    let lb = lower.as_bytes();
     eng.lits.for_each_match(&lower, |start, end, lit| {
         for &ri in &eng.owners[lit] {
             let ri = ri as usize;
-            let s = start.saturating_sub(WINDOW_BEFORE);
+            let r = &eng.rules[ri];
+            let before = if r.assignment {
+                // The keyword's suffix may sit between it and the operator
+                // (`api_token_v2 = …`); the gate starts after the keyword itself.
+                if !assignment_follows(lb, end, r.id.starts_with("generic")) {
+                    continue;
+                }
+                WINDOW_BEFORE_ASSIGNMENT
+            } else {
+                WINDOW_BEFORE
+            };
+            let s = start.saturating_sub(before);
             let e = (end + eng.rules[ri].after).min(text.len());
             let w = &mut windows[ri];
             match w.last_mut() {
@@ -279,7 +356,10 @@ pub fn scan(text: &str, limit: usize) -> Vec<SecretHit<'_>> {
             spent += e - s;
             total += e - s;
             let hay = &text[s..e];
-            for caps in re.captures_iter(hay).take(64) {
+            for found in re.find_iter(hay).take(64) {
+                let Some(caps) = re.captures_at(hay, found.start()) else {
+                    continue;
+                };
                 let Some(m) = caps.get(0) else { continue };
                 let sec = match r.group {
                     Some(g) => caps.get(g),

@@ -78,6 +78,30 @@ fn random_looking(v: &str) -> bool {
         && secret_rules::entropy(v) > 3.5
 }
 
+/// False for the values of a secret-named key that are no secret themselves and that ordinary
+/// calls send everywhere: a URL or host without a password (`AUTH_URL=https://auth.example.com`),
+/// a path, a number, words.
+fn worth_remembering(v: &str) -> bool {
+    if v.contains(char::is_whitespace) || v.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    if v.starts_with('/') || v.starts_with("./") || v.starts_with('~') {
+        return false;
+    }
+    if let Some((_, rest)) = v.split_once("://") {
+        // Only a URL that carries a password (`postgres://app:pw@db/app`).
+        let authority = rest.split('/').next().unwrap_or("");
+        return authority
+            .rsplit_once('@')
+            .is_some_and(|(userinfo, _)| userinfo.contains(':'));
+    }
+    // A host name (`auth.example.com`).
+    let host_like = v.contains('.')
+        && v.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-');
+    !host_like
+}
+
 /// The secret values a secret file's content (a tool's output) shows, deduplicated, at most
 /// [`MAX_VALUES`]: every rule-set hit's secret, and the value of each assignment line whose key
 /// names a secret or whose value looks random.
@@ -119,7 +143,7 @@ pub fn values_in(output: &str) -> Vec<String> {
             .trim()
             .trim_end_matches(',')
             .trim_matches(['"', '\'', '`']);
-        if secret_key(key) || random_looking(value) {
+        if (secret_key(key) || random_looking(value)) && worth_remembering(value) {
             push(value, &mut out);
         }
     }
@@ -286,6 +310,11 @@ mod tests {
             "{v:?}"
         );
         assert!(!v.iter().any(|x| x.contains("SENTRY")), "{v:?}");
+        // Secret-named keys whose values are no secrets: URLs without a password, hosts, paths.
+        let env = "AUTH_URL=https://auth.example.com/login\nAUTH_HOST=auth.example.com\n\
+                   KEY_FILE=/etc/app/key.pem\nDATABASE_URL=postgres://localhost:5432/app\n\
+                   TOKEN_TTL=86400\nSESSION_COOKIE_NAME=app session\n";
+        assert!(values_in(env).is_empty(), "{:?}", values_in(env));
         // Credentials files in their own syntaxes, and numbered Read output.
         let aws = "     1→[default]\n     2→aws_access_key_id = AKIAZQ3DRSTUVWXY2345\n     3→aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8x9w7v6u\n";
         let v = values_in(aws);
