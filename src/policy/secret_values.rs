@@ -178,7 +178,7 @@ fn percent_decode(s: &str) -> Option<String> {
 fn decoded(s: &str) -> Vec<String> {
     use base64::Engine as _;
     let mut out = Vec::new();
-    if s.len() >= 12 && s.len() % 2 == 0 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if s.len() >= 12 && s.len().is_multiple_of(2) && s.bytes().all(|b| b.is_ascii_hexdigit()) {
         let bytes: Option<Vec<u8>> = (0..s.len())
             .step_by(2)
             .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
