@@ -62,6 +62,73 @@ struct Rule {
     /// True for gitleaks' assignment template (`keyword … = value`): a keyword hit counts only
     /// where an assignment of a long enough value follows it ([`assignment_follows`]).
     assignment: bool,
+    /// For a rule whose regex starts with its keyword (`ghp_`, `\bey`, `SK`): the literal as
+    /// the regex writes it, whether it is case-sensitive, and whether a word boundary precedes
+    /// it. A keyword hit then counts only where the text holds that literal at a word start
+    /// when required (`ey` inside `key` or `they` does not), and the regex looks from the hit.
+    prefix: Option<Prefix>,
+}
+
+/// See [`Rule::prefix`].
+#[derive(Debug)]
+struct Prefix {
+    literal: String,
+    case_sensitive: bool,
+    word_start: bool,
+}
+
+/// The literal a pattern starts with when it is one of `keywords` (see [`Rule::prefix`]).
+fn prefix_of(pattern: &str, keywords: &str) -> Option<Prefix> {
+    let mut p = pattern;
+    let mut case_sensitive = true;
+    let mut word_start = false;
+    loop {
+        if let Some(r) = p.strip_prefix("(?i)") {
+            case_sensitive = false;
+            p = r;
+        } else if let Some(r) = p.strip_prefix("\\b") {
+            word_start = true;
+            p = r;
+        } else if let Some(r) = p.strip_prefix("(?:").or_else(|| p.strip_prefix('(')) {
+            if r.starts_with('?') {
+                return None;
+            }
+            p = r;
+        } else {
+            break;
+        }
+    }
+    // An alternation in the group the literal opens (`(?:A3T…|AKIA|ASIA)`): no single prefix.
+    if p.split(')').next().is_some_and(|g| g.contains('|')) {
+        return None;
+    }
+    let mut literal = String::new();
+    let mut chars = p.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('.' | '-' | '_' | '/')) => literal.push(e),
+                _ => break,
+            },
+            c if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/') => {
+                // A quantifier or alternation right after makes the last char optional.
+                if matches!(chars.peek(), Some('?' | '*' | '{' | '|')) {
+                    break;
+                }
+                literal.push(c)
+            }
+            _ => break,
+        }
+    }
+    let lower = literal.to_ascii_lowercase();
+    keywords
+        .split(',')
+        .any(|k| !k.is_empty() && lower.starts_with(k))
+        .then_some(Prefix {
+            literal,
+            case_sensitive,
+            word_start,
+        })
 }
 
 /// An allowlist regex: applied to the secret or to the whole match.
@@ -148,6 +215,7 @@ fn build() -> Engine {
                         WINDOW_AFTER
                     },
                     assignment: pattern.contains(ASSIGNMENT),
+                    prefix: prefix_of(pattern, kws),
                 });
             }
             ["allow", who, target, pattern] => {
@@ -322,6 +390,19 @@ pub fn scan(text: &str, limit: usize) -> Vec<SecretHit<'_>> {
                     continue;
                 }
                 WINDOW_BEFORE_ASSIGNMENT
+            } else if let Some(p) = &r.prefix {
+                let at = &text.as_bytes()[start..];
+                let lit = p.literal.as_bytes();
+                let holds = if p.case_sensitive {
+                    at.starts_with(lit)
+                } else {
+                    lb[start..].starts_with(p.literal.to_ascii_lowercase().as_bytes())
+                };
+                let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+                if !holds || (p.word_start && start > 0 && word(lb[start - 1])) {
+                    continue;
+                }
+                2
             } else {
                 WINDOW_BEFORE
             };

@@ -263,3 +263,24 @@ fn hand_list_coverage() {
         HAND_LIST.len()
     );
 }
+
+#[test]
+fn prefix_rules_gate_their_keyword() {
+    let p = prefix_of(r"\b(ey[a-zA-Z0-9]{17,}\.ey)", "ey").unwrap();
+    assert_eq!(
+        (p.literal.as_str(), p.case_sensitive, p.word_start),
+        ("ey", true, true)
+    );
+    let p = prefix_of("SK[0-9a-fA-F]{32}", "sk").unwrap();
+    assert_eq!(
+        (p.literal.as_str(), p.case_sensitive, p.word_start),
+        ("SK", true, false)
+    );
+    assert!(prefix_of(r"(?i)\b(npm_[a-z0-9]{36})", "npm_").is_some_and(|p| !p.case_sensitive));
+    assert!(prefix_of(r"\b(sk-(?:proj|svcacct)-x)T3BlbkFJ", "t3blbkfj").is_none());
+    assert!(prefix_of(r"(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE", "-----begin").is_some());
+    // `ey` inside `key` or `they`, `SK` as `sk` in `ask`: no window, nothing compiled for them.
+    let eng: &'static Engine = Box::leak(Box::new(build()));
+    let _ = eng;
+    assert!(scan(&"they ask the key holder; ".repeat(400), 4).is_empty());
+}
