@@ -198,6 +198,14 @@ pub enum Reason {
     ThreatHostileSource,
     /// A rule of an installed threat pack flagged a tool output as injected.
     ThreatPackRule,
+    /// A secret (a hit of the gitleaks rule set, `crate::policy::secret_rules`) in the
+    /// arguments of a call that reaches the network (a shell network command, a web fetch, an
+    /// MCP tool): denied whoever typed the destination.
+    SecretInOutbound,
+    /// A value the session read from a secret file (remembered by its SHA-256 digest, never
+    /// the value) in the arguments of a call that reaches the network, as written or
+    /// base64-, hex- or percent-encoded: denied whoever typed the destination.
+    SecretValueOutbound,
 }
 
 impl Reason {
@@ -263,6 +271,8 @@ impl Reason {
             Reason::ThreatKnownFingerprint => "threat.known_fingerprint",
             Reason::ThreatHostileSource => "threat.hostile_source",
             Reason::ThreatPackRule => "threat.pack_rule",
+            Reason::SecretInOutbound => "secret.in_outbound",
+            Reason::SecretValueOutbound => "secret.value_outbound",
         }
     }
 }

@@ -45,6 +45,9 @@ pub const TAINTED_SCOPES: i64 = 50;
 /// Files written with secret data or downloaded that a shell call's view holds (newest first).
 pub const SESSION_FILES: i64 = 200;
 
+/// Digests of values read from secret files that a call's view holds (newest first).
+pub const SECRET_DIGESTS: i64 = 2000;
+
 /// Loads what the policy needs to decide `ev`: creates or refreshes the session row (every
 /// event but [`EventKind::Other`] and a pre-tool event without a tool; a row first created by
 /// an event that is no session start, [`Event::starts_session`], is tainted: see
@@ -100,6 +103,16 @@ pub fn fill_call_view(
     }) {
         view.files = store.session_files(session, SESSION_FILES)?;
     }
+    // Calls that can reach the network compare their arguments with values read from secret
+    // files (`crate::policy::check::secrets`).
+    if tool.is_some_and(|t| {
+        !matches!(
+            t.kind,
+            crate::event::ToolKind::FileRead | crate::event::ToolKind::FileWrite
+        )
+    }) {
+        view.secret_digests = store.secret_digests(session, SECRET_DIGESTS)?;
+    }
     if view.session.tainted {
         view.tainted_scopes =
             store.values_with_origin(session, Origin::TaintedScope, TAINTED_SCOPES)?;
@@ -131,6 +144,9 @@ pub fn apply(store: &Store, session: &str, effects: &[Effect]) -> Result<Applied
             Effect::Taint(reason) => store.taint(session, reason)?,
             Effect::Expose(source) => store.expose(session, source)?,
             Effect::RecordFiles(files) => store.record_files(session, files)?,
+            Effect::RecordSecretDigests { digests, source } => {
+                store.record_secret_digests(session, digests, source)?
+            }
             Effect::ConsumeApproval(id) => store.consume_approval(*id)?,
             Effect::Spend(s) => store.record_spend(session, s)?,
             Effect::Prune => out.pruned += store.prune()? + store.prune_contract_spend()?,

@@ -220,7 +220,14 @@ fn decide_and_record(
         if stopped {
             // What `intentshield approve` and `log` show the person (masked, capped): the
             // calls that were stopped, asks and denies.
-            if let Some(t) = &ev.tool {
+            // A value read from a secret file is known by digest only: masking cannot find
+            // it, so those arguments are not kept.
+            if d.reason == crate::decision::Reason::SecretValueOutbound {
+                store.record_call_args(
+                    id,
+                    &serde_json::json!({"intentshield": "arguments not kept: they carry a value read from a secret file"}),
+                )?;
+            } else if let Some(t) = &ev.tool {
                 store.record_call_args(id, &t.input)?;
             }
         }

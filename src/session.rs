@@ -35,6 +35,10 @@ pub struct SessionView {
     /// Threat-memory indicators among the call's values (`crate::threats::memory::hits`);
     /// loaded before a tool runs.
     pub threats: Vec<crate::threats::ThreatHit>,
+    /// SHA-256 digests (hex) of values the session read from secret files, with the call that
+    /// read them (newest first, at most `crate::effects::SECRET_DIGESTS`); loaded for calls
+    /// that can reach the network. See `crate::policy::secret_values`.
+    pub secret_digests: Vec<(String, String)>,
 }
 
 /// A file an earlier call of the session left behind that matters later: one holding secret
@@ -115,6 +119,14 @@ pub enum Effect {
     /// Remember files a call wrote secret data or a download into. The policy returns it only
     /// for a call that may run (allowed or asked); see `crate::policy::check::secrets`.
     RecordFiles(Vec<SessionFile>),
+    /// Remember the SHA-256 digests (hex) of values read from a secret file; `source` names the
+    /// call that read them (tool and file). See `crate::policy::secret_values`.
+    RecordSecretDigests {
+        /// Lower-case hex SHA-256 digests.
+        digests: Vec<String>,
+        /// The reading call, for the evidence.
+        source: String,
+    },
     /// Use up the one-time approval given for audit row `decision_id`.
     ConsumeApproval(i64),
     /// Record a contracted call's spending of its budget. Applied only when the final answer

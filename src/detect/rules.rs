@@ -1030,7 +1030,7 @@ struct Engine {
 /// scanned, which the hook pays on every call. This index costs a few microseconds to build: a
 /// 64 Ki-bit set of the literals' first two bytes, and the literals sorted by those two bytes.
 /// Scanning tests one bit per text position and compares literals only where a bit is set.
-struct LiteralIndex {
+pub(crate) struct LiteralIndex {
     /// Bit `k` set when some literal starts with the two bytes `k = b0 << 8 | b1`.
     first2: Vec<u64>,
     /// `(key, literal id)` sorted by key, for literals of two bytes or more.
@@ -1041,7 +1041,8 @@ struct LiteralIndex {
 }
 
 impl LiteralIndex {
-    fn new(lits: Vec<&'static str>) -> LiteralIndex {
+    /// Builds the index over lower-case (or exact) literals; ids are positions in `lits`.
+    pub(crate) fn new(lits: Vec<&'static str>) -> LiteralIndex {
         let mut first2 = vec![0u64; 1024];
         let mut by_key = Vec::with_capacity(lits.len());
         let mut single = Vec::new();
@@ -1067,7 +1068,7 @@ impl LiteralIndex {
     }
 
     /// Calls `f(start, end, literal id)` for every occurrence, in order of `start`.
-    fn for_each_match(&self, text: &str, mut f: impl FnMut(usize, usize, usize)) {
+    pub(crate) fn for_each_match(&self, text: &str, mut f: impl FnMut(usize, usize, usize)) {
         let b = text.as_bytes();
         for i in 0..b.len() {
             for &(c, id) in &self.single {

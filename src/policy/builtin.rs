@@ -186,9 +186,54 @@ fn added_by_file(patch: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Secret material in a text: a PEM private key, an AWS access key id with its secret, common
-/// API token formats. Returns what it found, for the reason.
-pub fn secret_material(text: &str) -> Option<&'static str> {
+/// Secret material in a text: a hit of the gitleaks rule set ([`super::secret_rules`], over two
+/// hundred token formats with their entropy gates and allowlists), else what the rule set's
+/// exact formats miss: a PEM private-key header, a token that starts with a known prefix but
+/// is shorter, longer or newer than the rule's format ([`TOKEN_PREFIXES`]), a chat webhook, a
+/// JSON web token, a database URL with its password. Returns what it found, for the reason.
+pub fn secret_material(text: &str) -> Option<String> {
+    if let Some(h) = super::secret_rules::first(text) {
+        return Some(format!("a secret ({})", h.rule));
+    }
+    fallback_material(text).map(str::to_string)
+}
+
+/// Known token prefixes and the shortest tail (bytes of `[A-Za-z0-9_-]`) that makes a token:
+/// the recall fallback behind the rule set's exact formats.
+pub const TOKEN_PREFIXES: &[(&str, usize)] = &[
+    ("ghp_", 30),
+    ("gho_", 30),
+    ("ghs_", 30),
+    ("ghu_", 30),
+    ("ghr_", 30),
+    ("github_pat_", 40),
+    ("xoxb-", 20),
+    ("xoxp-", 20),
+    ("xoxa-", 20),
+    ("xoxr-", 20),
+    ("xoxs-", 20),
+    ("xapp-", 20),
+    ("sk-ant-", 30),
+    ("sk-proj-", 20),
+    ("sk-svcacct-", 20),
+    ("sk-admin-", 20),
+    ("sk_live_", 16),
+    ("rk_live_", 16),
+    ("whsec_", 24),
+    ("glpat-", 20),
+    ("npm_", 36),
+    ("pypi-AgEIcHlwaS5vcmc", 40),
+    ("hf_", 30),
+    ("dop_v1_", 40),
+    ("AIza", 35),
+    ("SG.", 60),
+    ("shpat_", 32),
+    ("xai-", 40),
+    ("gsk_", 40),
+];
+
+/// What [`secret_material`] finds besides the rule set.
+fn fallback_material(text: &str) -> Option<&'static str> {
     if text.contains("PRIVATE KEY-----") && text.contains("-----BEGIN") {
         return Some("a private key");
     }
@@ -215,41 +260,9 @@ pub fn secret_material(text: &str) -> Option<&'static str> {
     if has_token("AKIA", 16) || has_token("ASIA", 16) {
         return Some("an AWS access key");
     }
-    // Each format runs only when its literal prefix occurs (`has_token` starts with a find).
-    for (p, n) in [
-        ("ghp_", 30),
-        ("gho_", 30),
-        ("ghs_", 30),
-        ("ghu_", 30),
-        ("ghr_", 30),
-        ("github_pat_", 40),
-        ("xoxb-", 20),
-        ("xoxp-", 20),
-        ("xoxa-", 20),
-        ("xoxr-", 20),
-        ("xoxs-", 20),
-        ("xapp-", 20),
-        ("sk-ant-", 30),
-        ("sk-proj-", 20),
-        ("sk-svcacct-", 20),
-        ("sk-admin-", 20),
-        ("sk_live_", 16),
-        ("rk_live_", 16),
-        ("whsec_", 24),
-        ("glpat-", 20),
-        ("npm_", 36),
-        ("pypi-AgEIcHlwaS5vcmc", 40),
-        ("hf_", 30),
-        ("dop_v1_", 40),
-        ("AIza", 35),
-        ("SG.", 60),
-        ("shpat_", 32),
-        ("xai-", 40),
-        ("gsk_", 40),
-    ] {
-        if has_token(p, n) {
-            return Some("an API token");
-        }
+    // Each prefix runs only when it occurs (`has_token` starts with a find).
+    if TOKEN_PREFIXES.iter().any(|(p, n)| has_token(p, *n)) {
+        return Some("an API token");
     }
     if text.contains("hooks.slack.com/services/T") || text.contains("discord.com/api/webhooks/") {
         return Some("a chat webhook URL");

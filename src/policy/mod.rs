@@ -21,6 +21,8 @@ pub mod output;
 pub mod persist;
 pub mod prompt;
 pub mod readwrite;
+pub mod secret_rules;
+pub mod secret_values;
 pub mod shell_effects;
 pub mod tamper;
 #[cfg(test)]

@@ -63,6 +63,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
     let name = tool.display_name();
     // Content from outside the user's trust boundary exposes the session, flagged or not.
     let exposed = super::check::exposure::source(tool, &ctx.config.exposure, &ctx.paths);
+    let secrets = secret_digests(tool, output, ctx);
     if report.flagged {
         let mut families: Vec<&str> = report.findings.iter().map(|f| f.family).collect();
         families.dedup();
@@ -83,6 +84,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
             source: name.clone(),
         });
         effects.extend(exposed.map(Effect::Expose));
+        effects.extend(secrets);
         let mut d = Decision::new(
             Verdict::Allow,
             Reason::OutputInjected,
@@ -119,6 +121,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         source: name.clone(),
     }];
     effects.extend(exposed.map(Effect::Expose));
+    effects.extend(secrets);
     Evaluation {
         decision: Decision::new(
             Verdict::Allow,
@@ -127,6 +130,47 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         ),
         effects,
     }
+}
+
+/// The digests of the secret values an output shows (`super::secret_values`): the rule set's
+/// hits in any output, and, when the call read a secret file (a private key, credentials, an
+/// environment file, the environment printed), the values of its secret assignments too.
+fn secret_digests(tool: &Tool, output: &str, ctx: &Context<'_>) -> Option<Effect> {
+    use super::secret_values;
+    let sh = tool.shell_command().map(|c| crate::shell::analyze(&c));
+    let mut read: Vec<String> = super::readwrite::secret_reads(tool, sh.as_ref(), &ctx.paths)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    if let Some(a) = &sh {
+        read.extend(
+            a.plain_flows()
+                .reads
+                .iter()
+                .filter(|r| r.shown && r.kind == crate::shell::SecretKind::EnvDump)
+                .map(|r| r.word.clone()),
+        );
+    }
+    let values: Vec<String> = if read.is_empty() {
+        super::secret_rules::scan(output, secret_values::MAX_VALUES)
+            .into_iter()
+            .map(|h| h.secret.to_string())
+            .filter(|v| v.len() >= secret_values::VALUE_MIN)
+            .collect()
+    } else {
+        secret_values::values_in(output)
+    };
+    if values.is_empty() {
+        return None;
+    }
+    let what = read
+        .first()
+        .map_or("a secret in its output", String::as_str);
+    let source = crate::text::cap(&format!("{} ({what})", tool.display_name()), 200).to_string();
+    let mut digests: Vec<String> = values.iter().map(|v| secret_values::digest(v)).collect();
+    digests.sort_unstable();
+    digests.dedup();
+    Some(Effect::RecordSecretDigests { digests, source })
 }
 
 /// The injected passage around a match at byte `off`: the record of the output that holds it,

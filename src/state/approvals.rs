@@ -427,7 +427,7 @@ fn mask_string(s: &str) -> String {
         match crate::policy::builtin::secret_material(word) {
             Some(what) => {
                 out.push('[');
-                out.push_str(what);
+                out.push_str(&what);
                 out.push_str(" masked]");
             }
             None => out.push_str(word),

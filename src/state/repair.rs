@@ -21,7 +21,7 @@ pub const COMPANIONS: [&str; 3] = ["-wal", "-shm", "-journal"];
 
 /// Every table the schema creates; a file that lacks one was not written by us (or was
 /// damaged), and every hook on it would fail.
-const TABLES: [(&str, i64); 12] = [
+const TABLES: [(&str, i64); 13] = [
     ("sessions", 1),
     ("prov_values", 1),
     ("prompts", 1),
@@ -31,6 +31,7 @@ const TABLES: [(&str, i64); 12] = [
     ("mcp_tools", 1),
     ("call_args", 2),
     ("session_files", 3),
+    ("secret_digests", 5),
     ("contract_spend", 7),
     ("audit_chain", 8),
     ("threat_summary", 9),

@@ -121,6 +121,19 @@ ALTER TABLE sessions ADD COLUMN exposed_by TEXT;
 ALTER TABLE sessions ADD COLUMN exposed_at INTEGER;
 ";
 
+/// Version 5: SHA-256 digests (lower-case hex) of values a session read from secret files
+/// (`crate::policy::secret_values`), never the values, with the call that read them (`source`,
+/// cut), so that a later call sending one out is denied.
+const SCHEMA_V5: &str = "
+CREATE TABLE IF NOT EXISTS secret_digests(
+  session_id TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  source TEXT NOT NULL,
+  seen_at INTEGER NOT NULL,
+  PRIMARY KEY(session_id, digest)
+) WITHOUT ROWID;
+";
+
 /// Version 7: what contracted calls spent of their budgets (`crate::contracts::budget`): one
 /// row per allowed call, its budget key (the contract's action), session, UTC day and units.
 const SCHEMA_V7: &str = "
@@ -265,6 +278,9 @@ impl Store {
         }
         if v < 4 {
             tx.execute_batch(SCHEMA_V4)?;
+        }
+        if v < 5 {
+            tx.execute_batch(SCHEMA_V5)?;
         }
         if v < 7 {
             tx.execute_batch(SCHEMA_V7)?;
@@ -513,5 +529,49 @@ mod tests {
                 .unwrap();
             assert_eq!(n, 0, "{t}");
         }
+    }
+
+    #[test]
+    fn version_4_database_gains_secret_digests() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v4.db");
+        {
+            let c = rusqlite::Connection::open(&path).unwrap();
+            for step in [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4] {
+                c.execute_batch(step).unwrap();
+            }
+            c.execute_batch(
+                "INSERT INTO sessions(id, harness, created_at, last_seen, tainted) VALUES('s','claude',1,1,0);
+                 PRAGMA user_version=4;",
+            )
+            .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap(), SCHEMA_VERSION);
+        assert!(s.secret_digests("s", 10).unwrap().is_empty());
+        let d = crate::policy::secret_values::digest("k3y-Val-9f8e7d6c");
+        s.record_secret_digests("s", &[d.clone(), d.clone()], "Read .env")
+            .unwrap();
+        assert_eq!(
+            s.secret_digests("s", 10).unwrap(),
+            vec![(d.clone(), "Read .env".to_string())]
+        );
+        assert!(s.secret_digests("other", 10).unwrap().is_empty());
+        // Only the digest is stored, never the value.
+        let n: i64 = s
+            .conn
+            .query_row(
+                "SELECT count(*) FROM secret_digests WHERE digest LIKE '%k3y%' OR source LIKE '%k3y%'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(n, 0);
+        // Old sessions' digests go with them.
+        s.conn
+            .execute_batch("UPDATE sessions SET last_seen=1")
+            .unwrap();
+        s.prune().unwrap();
+        assert!(s.secret_digests("s", 10).unwrap().is_empty());
     }
 }

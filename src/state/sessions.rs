@@ -124,6 +124,10 @@ impl Store {
             "DELETE FROM session_files WHERE session_id IN (SELECT id FROM sessions WHERE last_seen < ?1)",
             params![cutoff],
         )?;
+        self.conn.execute(
+            "DELETE FROM secret_digests WHERE session_id IN (SELECT id FROM sessions WHERE last_seen < ?1)",
+            params![cutoff],
+        )?;
         let s = self
             .conn
             .execute("DELETE FROM sessions WHERE last_seen < ?1", params![cutoff])?;

@@ -6,6 +6,12 @@
 //!   run now → deny (`shell.download_then_run`, as a download piped into a shell).
 //! - Writes to persistence targets (`crate::policy::persist`) → ask in a clean session, deny in
 //!   a tainted one (`persist.write`).
+//! - A secret (a hit of the gitleaks rule set) in the arguments of a shell network command, or
+//!   of any other call that reaches the network → deny (`secret.in_outbound`), whoever typed
+//!   the destination (MCP and web-fetch arguments are the injection check's
+//!   `secret.in_arguments`).
+//! - A value the session read from a secret file (remembered by digest), in the arguments of a
+//!   call that can reach the network, as written or encoded → deny (`secret.value_outbound`).
 //! - Remembers (effect [`Effect::RecordFiles`]) the files this shell call writes secret data or
 //!   a download into; `check::pre_tool` drops the effect when the call is denied.
 
@@ -18,9 +24,70 @@ use crate::session::{Effect, FileKind, SessionFile};
 /// Longest command text kept as a remembered file's source (bytes).
 const SOURCE_MAX: usize = 200;
 
+/// True when the call can carry data out: an MCP tool, a web fetch, a call that reaches the
+/// network (a shell network command), or a tool of unknown kind.
+fn can_send(call: &Call<'_>) -> bool {
+    matches!(
+        call.tool.kind,
+        ToolKind::Mcp | ToolKind::WebFetch | ToolKind::Other
+    ) || call.egress
+}
+
+/// The outbound-secret verdicts: rule-set secrets in a network call's arguments, and values
+/// read from secret files in any call that can send.
+fn outbound(call: &mut Call<'_>) {
+    if !can_send(call) {
+        return;
+    }
+    let name = call.name.clone();
+    // MCP and web-fetch arguments are checked by the injection check (`secret.in_arguments`).
+    if call.egress && !matches!(call.tool.kind, ToolKind::Mcp | ToolKind::WebFetch) {
+        let hit = call.facts.leaves.iter().find_map(|(key, text)| {
+            crate::policy::builtin::secret_material(text).map(|what| (key.clone(), what))
+        });
+        if let Some((key, what)) = hit {
+            call.verdicts.add(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::SecretInOutbound,
+                    format!(
+                        "argument '{key}' of {name} sends {what} to the network; pass it through an environment variable or a credential helper instead"
+                    ),
+                )
+                .rule("secret.in_outbound"),
+            );
+        }
+    }
+    let known = &call.view.secret_digests;
+    if known.is_empty() {
+        return;
+    }
+    for (key, text) in &call.facts.leaves {
+        let cands: std::collections::HashSet<String> =
+            crate::policy::secret_values::candidates(text)
+                .into_iter()
+                .collect();
+        if let Some((_, source)) = known.iter().find(|(d, _)| cands.contains(d)) {
+            call.verdicts.add(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::SecretValueOutbound,
+                    format!(
+                        "argument '{key}' of {name} carries a value this session read from a secret file ({source})"
+                    ),
+                )
+                .rule("secret.value_outbound")
+                .evidence(source.clone()),
+            );
+            return;
+        }
+    }
+}
+
 /// Adds the secret-read, remembered-file and persistence verdicts, and the effect that
 /// remembers this call's files.
 pub fn check(call: &mut Call<'_>) {
+    outbound(call);
     let tainted = call.view.session.tainted;
     let name = call.name.clone();
     let paths = &call.ctx.paths;

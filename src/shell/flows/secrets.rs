@@ -138,6 +138,19 @@ const HOME_CREDENTIALS: &[&str] = &[
     ".config/rclone/rclone.conf",
     ".config/doctl/config.yaml",
     ".my.cnf",
+    ".databrickscfg",
+    ".terraformrc",
+    ".config/containers/auth.json",
+    ".pulumi/credentials.json",
+    ".m2/settings.xml",
+    ".m2/settings-security.xml",
+    ".gradle/gradle.properties",
+    ".ivy2/.credentials",
+    ".composer/auth.json",
+    ".config/composer/auth.json",
+    ".bundle/config",
+    ".yarnrc.yml",
+    ".git-credential-cache",
     // Coding agents' own sign-in tokens.
     ".claude/.credentials.json",
     ".codex/auth.json",
@@ -173,6 +186,98 @@ const HOME_CREDENTIAL_DIRS: &[&str] = &[
     ".kube",
     ".docker",
     ".config/github-copilot",
+    // Service CLIs that keep a sign-in token or API key in their folder.
+    ".wrangler",
+    ".config/.wrangler",
+    ".config/op",
+    ".op",
+    ".heroku",
+    ".local/share/heroku",
+    ".config/heroku",
+    ".config/netlify",
+    ".netlify",
+    ".vercel",
+    ".local/share/com.vercel.cli",
+    ".fly",
+    ".railway",
+    ".supabase",
+    ".config/stripe",
+    ".config/glab-cli",
+    ".config/configstore",
+    ".config/hcloud",
+    ".config/linode-cli",
+    ".config/scw",
+    ".config/ngrok",
+    ".ngrok2",
+    ".snowflake",
+    ".oci",
+    ".aliyun",
+    ".bluemix",
+    ".config/doctl",
+    ".config/rclone",
+    ".credentials",
+    // Editors' secret stores (sign-in tokens of extensions): VS Code, its forks and its server.
+    ".vscode-server/data/User/globalStorage",
+    ".config/Code/User/globalStorage",
+    ".config/Code - Insiders/User/globalStorage",
+    ".config/VSCodium/User/globalStorage",
+    ".config/Cursor/User/globalStorage",
+    ".config/Windsurf/User/globalStorage",
+    "Library/Application Support/Code/User/globalStorage",
+    "Library/Application Support/Cursor/User/globalStorage",
+];
+
+/// File names that hold a sign-in token or key wherever a tool keeps its settings under a home
+/// folder (a dot-folder, `.config`, `.local/share`, `Library/Application Support`), for the
+/// tools no list names: `credentials*`, `auth.json`, `token`, `access_tokens.db`, `state.vscdb`.
+const CREDENTIAL_FILE_NAMES: &[&str] = &[
+    "credentials",
+    "credentials.json",
+    "credentials.toml",
+    "credentials.yml",
+    "credentials.yaml",
+    "credentials.db",
+    "credentials.tfrc.json",
+    "access_tokens.db",
+    "auth.json",
+    "auth.toml",
+    "auth.yml",
+    "auth.yaml",
+    "token",
+    "token.json",
+    ".token",
+    "access-token",
+    "access_token",
+    "refresh_token",
+    "api_key",
+    "apikey",
+    "oauth_creds.json",
+    "oauth2.json",
+    "hosts.yml",
+    "state.vscdb",
+    "state.vscdb.backup",
+    "secrets.json",
+    "secrets.yml",
+    "secrets.yaml",
+];
+
+/// Folders under a home folder that hold downloaded packages, never a tool's own settings: a
+/// credential-looking name there is a package's file.
+const HOME_PACKAGE_DIRS: &[&str] = &[
+    ".cargo/registry",
+    ".cargo/git",
+    ".rustup",
+    ".npm",
+    ".cache",
+    ".local/lib",
+    ".pyenv",
+    ".nvm",
+    ".gradle/caches",
+    ".m2/repository",
+    "go/pkg",
+    ".vscode-server/bin",
+    ".vscode-server/extensions",
+    ".vscode/extensions",
 ];
 
 /// Folders under a home folder that hold private keys (key rings and password stores too).
@@ -247,6 +352,13 @@ fn path_kind(p: &str) -> Option<SecretKind> {
         {
             return Some(SecretKind::CloudCredential);
         }
+        if credential_named(rest) {
+            return Some(SecretKind::CloudCredential);
+        }
+    }
+    // Editors' secret stores however the home folder is written.
+    if lower.contains("/user/globalstorage/state.vscdb") {
+        return Some(SecretKind::CloudCredential);
     }
     // A key folder named relatively (`.ssh`, `.ssh/id_rsa`, `backup/.ssh/id_ed25519`).
     if let Some(i) = lower.find(".ssh") {
@@ -319,6 +431,27 @@ fn path_kind(p: &str) -> Option<SecretKind> {
         return Some(k);
     }
     env_file_name(name).then_some(SecretKind::EnvFile)
+}
+
+/// True when `rest` (a path relative to a home folder) is a file with a credential's name
+/// ([`CREDENTIAL_FILE_NAMES`]) in a tool's settings folder: under a dot-folder, `.config`,
+/// `.local/share` or `Library/Application Support`, at most five levels down, outside the
+/// package folders ([`HOME_PACKAGE_DIRS`]).
+fn credential_named(rest: &str) -> bool {
+    let settings = rest.starts_with('.') || rest.starts_with("Library/Application Support/");
+    if !settings || rest.split('/').count() > 6 {
+        return false;
+    }
+    if HOME_PACKAGE_DIRS
+        .iter()
+        .any(|d| rest == *d || rest.starts_with(&format!("{d}/")))
+        || rest.contains("/node_modules/")
+        || rest.contains("/site-packages/")
+    {
+        return false;
+    }
+    let name = rest.rsplit('/').next().unwrap_or(rest).to_ascii_lowercase();
+    rest.contains('/') && CREDENTIAL_FILE_NAMES.contains(&name.as_str())
 }
 
 /// A file in a key folder (`.ssh/...`, `.gnupg/...`), `rest` relative to the home folder (or

@@ -694,3 +694,59 @@ fn sources_through_substitutions_and_evaluated_arithmetic() {
         ],
     );
 }
+
+#[test]
+fn secret_kinds_of_service_clis_and_editors() {
+    use SecretKind::*;
+    for p in [
+        "~/.wrangler/config/default.toml",
+        "~/.config/.wrangler/config/default.toml",
+        "~/.config/op/config",
+        "~/.op/config",
+        "~/.heroku/config.json",
+        "~/.local/share/heroku/config.json",
+        "~/.config/Code/User/globalStorage/state.vscdb",
+        "~/.vscode-server/data/User/globalStorage/state.vscdb",
+        "/home/dev/.config/Cursor/User/globalStorage/state.vscdb",
+        "~/Library/Application Support/Code/User/globalStorage/state.vscdb",
+        "~/.config/gh/hosts.yml",
+        "~/.docker/config.json",
+        "~/.kube/config",
+        "~/.config/gcloud/application_default_credentials.json",
+        "~/.azure/msal_token_cache.json",
+        "~/.npmrc",
+        "~/.pypirc",
+        "~/.cargo/credentials.toml",
+        "~/.terraform.d/credentials.tfrc.json",
+        "~/.git-credentials",
+        "~/.config/containers/auth.json",
+        "~/.databrickscfg",
+        "~/.pulumi/credentials.json",
+        "~/.config/netlify/config.json",
+        "~/.fly/config.yml",
+        "~/.config/stripe/config.toml",
+        // Tools no list names: a credential's file name in a tool's settings folder.
+        "~/.config/newcloud/credentials",
+        "~/.newtool/auth.json",
+        "/home/dev/.local/share/sometool/token",
+        "~/Library/Application Support/othertool/access_token",
+    ] {
+        assert!(
+            matches!(secret_kind(p), Some(CloudCredential) | Some(EnvFile)),
+            "{p}: {:?}",
+            secret_kind(p)
+        );
+    }
+    for p in [
+        "~/.cargo/registry/src/index.crates.io-abc/x-1.0/tests/token.json",
+        "~/.npm/_cacache/index/auth.json",
+        "~/.vscode/extensions/ms-python/auth.json",
+        "~/projects/app/auth.json",
+        "~/projects/app/src/token.rs",
+        "~/.config/gh/config.yml",
+        "~/.config/Code/User/settings.json",
+        "~/.credentialsfoo",
+    ] {
+        assert_eq!(secret_kind(p), None, "{p}");
+    }
+}

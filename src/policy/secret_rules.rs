@@ -1,0 +1,491 @@
+//! Secret material by a maintained rule set: the gitleaks rules (data/secret_rules.tsv, made by
+//! scripts/gen_secret_rules.py from gitleaks v8.30.1's config/gitleaks.toml as the crates.io
+//! package keyspoor 0.1.4 ships it; MIT licence, Copyright (c) 2019 Zachary Rice; see
+//! docs/architecture.md "Secret rules").
+//!
+//! Cost on the hook's path (a process that scans once): the table is parsed on first use (one
+//! pass over ~45 KB of text, no regex compiled); one pass over the lower-cased text finds every
+//! rule keyword (the detector's two-byte-prefix [`LiteralIndex`]); only the rules whose keyword
+//! occurs compile their regex, and run it only in windows around the keyword hits, within a
+//! per-rule and a per-scan byte budget. A text with no keyword compiles nothing.
+//!
+//! A match is a secret when (as gitleaks decides): its secret part (the rule's secret group, or
+//! the first non-empty capture, or the whole match) has Shannon entropy strictly above the
+//! rule's threshold (when it has one), a generic rule's secret holds a digit, and no allowlist
+//! of the rule or the global one (placeholders such as `${VAR}`, `true`, stopwords) matches.
+
+use std::sync::OnceLock;
+
+use crate::detect::rules::LiteralIndex;
+use crate::text::{ceil_boundary, floor_boundary};
+
+/// The rule table (generated; see the module docs).
+const DATA: &str = include_str!("../../data/secret_rules.tsv");
+
+/// Longest text scanned (bytes); the rest of a longer text is not looked at.
+pub const SCAN_MAX: usize = 1 << 20;
+/// Bytes before a keyword hit that a rule's regex may look at.
+const WINDOW_BEFORE: usize = 256;
+/// Bytes after a keyword hit that a rule's regex may look at.
+const WINDOW_AFTER: usize = 1024;
+/// Bytes after a keyword hit for rules whose match spans a block (PEM private keys).
+const WINDOW_AFTER_BLOCK: usize = 16 << 10;
+/// Bytes after a keyword hit for the assignment template (one line: the keyword's suffix, the
+/// operator, quotes and a value of at most 150 bytes).
+const WINDOW_AFTER_ASSIGNMENT: usize = 256;
+/// Bytes before a keyword hit for the assignment template (its `[\w.-]{0,50}` prefix).
+const WINDOW_BEFORE_ASSIGNMENT: usize = 64;
+/// The operator group of gitleaks' assignment template, as the rule text writes it.
+const ASSIGNMENT: &str = r"(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)";
+/// Shortest value run after an assignment for the template's keyword hit to count.
+const ASSIGNMENT_VALUE_MIN: usize = 8;
+/// Most bytes of windows one rule's regex runs over per scan.
+pub const RULE_BUDGET: usize = 16 << 10;
+/// Most bytes of windows all rules' regexes run over per scan.
+pub const TOTAL_BUDGET: usize = 128 << 10;
+
+/// One rule of the table.
+#[derive(Debug)]
+struct Rule {
+    id: &'static str,
+    /// Shannon entropy (bits per byte) the secret must exceed; 0 = no entropy gate.
+    entropy: f64,
+    /// Capture group that holds the secret; `None` = first non-empty capture, else the match.
+    group: Option<usize>,
+    pattern: &'static str,
+    /// Indexes into `Engine::allows` that belong to this rule.
+    allows: Vec<usize>,
+    /// Stopwords of this rule (lower-case).
+    stops: Vec<&'static str>,
+    /// Bytes after a keyword hit its regex may look at.
+    after: usize,
+    /// True for gitleaks' assignment template (`keyword … = value`): a keyword hit counts only
+    /// where an assignment of a long enough value follows it ([`assignment_follows`]).
+    assignment: bool,
+    /// For a rule whose regex starts with its keyword (`ghp_`, `\bey`, `SK`): the literal as
+    /// the regex writes it, whether it is case-sensitive, and whether a word boundary precedes
+    /// it. A keyword hit then counts only where the text holds that literal at a word start
+    /// when required (`ey` inside `key` or `they` does not), and the regex looks from the hit.
+    prefix: Option<Prefix>,
+}
+
+/// See [`Rule::prefix`].
+#[derive(Debug)]
+struct Prefix {
+    literal: String,
+    case_sensitive: bool,
+    word_start: bool,
+}
+
+/// The literal a pattern starts with when it is one of `keywords` (see [`Rule::prefix`]).
+fn prefix_of(pattern: &str, keywords: &str) -> Option<Prefix> {
+    let mut p = pattern;
+    let mut case_sensitive = true;
+    let mut word_start = false;
+    loop {
+        if let Some(r) = p.strip_prefix("(?i)") {
+            case_sensitive = false;
+            p = r;
+        } else if let Some(r) = p.strip_prefix("\\b") {
+            word_start = true;
+            p = r;
+        } else if let Some(r) = p.strip_prefix("(?:").or_else(|| p.strip_prefix('(')) {
+            if r.starts_with('?') {
+                return None;
+            }
+            p = r;
+        } else {
+            break;
+        }
+    }
+    // An alternation in the group the literal opens (`(?:A3T…|AKIA|ASIA)`): no single prefix.
+    if p.split(')').next().is_some_and(|g| g.contains('|')) {
+        return None;
+    }
+    let mut literal = String::new();
+    let mut chars = p.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('.' | '-' | '_' | '/')) => literal.push(e),
+                _ => break,
+            },
+            c if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/') => {
+                // A quantifier or alternation right after makes the last char optional.
+                if matches!(chars.peek(), Some('?' | '*' | '{' | '|')) {
+                    break;
+                }
+                literal.push(c)
+            }
+            _ => break,
+        }
+    }
+    let lower = literal.to_ascii_lowercase();
+    keywords
+        .split(',')
+        .any(|k| !k.is_empty() && lower.starts_with(k))
+        .then_some(Prefix {
+            literal,
+            case_sensitive,
+            word_start,
+        })
+}
+
+/// An allowlist regex: applied to the secret or to the whole match.
+#[derive(Debug)]
+struct Allow {
+    on_match: bool,
+    pattern: &'static str,
+}
+
+struct Engine {
+    rules: Vec<Rule>,
+    regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
+    allows: Vec<Allow>,
+    allow_regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
+    /// Indexes into `allows` of the global allowlist.
+    global_allows: Vec<usize>,
+    global_stops: Vec<&'static str>,
+    lits: LiteralIndex,
+    /// For each keyword id, the rules that own it.
+    owners: Vec<Vec<u16>>,
+    /// Table lines that did not parse (a test holds it at 0).
+    #[cfg_attr(not(test), allow(dead_code))]
+    malformed: usize,
+}
+
+/// One secret found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretHit<'a> {
+    /// The rule's id (gitleaks' id, e.g. `github-pat`, `aws-access-token`).
+    pub rule: &'static str,
+    /// The secret part of the match (a slice of the scanned text).
+    pub secret: &'a str,
+    /// Byte range of the whole match in the scanned text.
+    pub start: usize,
+    /// End of the match (exclusive).
+    pub end: usize,
+}
+
+fn engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(build)
+}
+
+fn build() -> Engine {
+    let mut rules: Vec<Rule> = Vec::with_capacity(256);
+    let mut allows = Vec::new();
+    let mut global_allows = Vec::new();
+    let mut global_stops = Vec::new();
+    let mut lits: Vec<&'static str> = Vec::new();
+    let mut owners: Vec<Vec<u16>> = Vec::new();
+    let mut index: std::collections::HashMap<&'static str, usize> =
+        std::collections::HashMap::with_capacity(512);
+    let mut malformed = 0;
+    for line in DATA.lines() {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&'static str> = line.split('\t').collect();
+        match f.as_slice() {
+            ["rule", id, ent, group, kws, pattern] => {
+                let ri = rules.len() as u16;
+                for k in kws.split(',').filter(|k| !k.is_empty()) {
+                    match index.get(k).copied() {
+                        Some(p) => owners[p].push(ri),
+                        None => {
+                            index.insert(k, lits.len());
+                            lits.push(k);
+                            owners.push(vec![ri]);
+                        }
+                    }
+                }
+                rules.push(Rule {
+                    id,
+                    entropy: ent.parse().unwrap_or(0.0),
+                    group: group.parse().ok(),
+                    pattern,
+                    allows: Vec::new(),
+                    stops: Vec::new(),
+                    after: if pattern.contains("PRIVATE") {
+                        WINDOW_AFTER_BLOCK
+                    } else if pattern.contains(ASSIGNMENT) {
+                        WINDOW_AFTER_ASSIGNMENT
+                    } else {
+                        WINDOW_AFTER
+                    },
+                    assignment: pattern.contains(ASSIGNMENT),
+                    prefix: prefix_of(pattern, kws),
+                });
+            }
+            ["allow", who, target, pattern] => {
+                let i = allows.len();
+                allows.push(Allow {
+                    on_match: *target == "match",
+                    pattern,
+                });
+                match rules.iter_mut().rev().find(|r| r.id == *who) {
+                    Some(r) => r.allows.push(i),
+                    None if *who == "*" => global_allows.push(i),
+                    None => malformed += 1,
+                }
+            }
+            ["stop", who, words] => {
+                let words = words.split(',').filter(|w| !w.is_empty());
+                match rules.iter_mut().rev().find(|r| r.id == *who) {
+                    Some(r) => r.stops.extend(words),
+                    None if *who == "*" => global_stops.extend(words),
+                    None => malformed += 1,
+                }
+            }
+            _ => malformed += 1,
+        }
+    }
+    Engine {
+        regexes: rules.iter().map(|_| OnceLock::new()).collect(),
+        allow_regexes: allows.iter().map(|_| OnceLock::new()).collect(),
+        rules,
+        allows,
+        global_allows,
+        global_stops,
+        lits: LiteralIndex::new(lits),
+        owners,
+        malformed,
+    }
+}
+
+fn rule_regex(eng: &'static Engine, i: usize) -> Option<&'static regex_lite::Regex> {
+    eng.regexes[i]
+        .get_or_init(|| regex_lite::Regex::new(eng.rules[i].pattern).ok())
+        .as_ref()
+}
+
+fn allow_regex(eng: &'static Engine, i: usize) -> Option<&'static regex_lite::Regex> {
+    eng.allow_regexes[i]
+        .get_or_init(|| regex_lite::Regex::new(eng.allows[i].pattern).ok())
+        .as_ref()
+}
+
+/// Shannon entropy of `s` in bits per byte (0 for an empty string).
+pub fn entropy(s: &str) -> f64 {
+    let b = s.as_bytes();
+    if b.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u32; 256];
+    for &c in b {
+        counts[c as usize] += 1;
+    }
+    let n = b.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// True when an assignment follows a keyword that ends at byte `end` of `b`, as the template
+/// allows it: up to 20 name bytes (`[ \t\w.-]`), up to 3 quotes or spaces, an operator (`=`,
+/// `>`, `:`, `|`, `?`, `,`), up to 5 quotes, spaces or `=`, then a run of at least
+/// [`ASSIGNMENT_VALUE_MIN`] value bytes (`[\w.=+/~-]`), holding a digit when `digit`. A cheap
+/// test that spares the regex the keyword's ordinary uses (`the API token`, `let key = k;`).
+fn assignment_follows(b: &[u8], end: usize, digit: bool) -> bool {
+    let mut i = end;
+    let name = |c: u8| {
+        c == b' ' || c == b'\t' || c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-'
+    };
+    let mut n = 0;
+    while i < b.len() && n < 20 && name(b[i]) {
+        i += 1;
+        n += 1;
+    }
+    n = 0;
+    while i < b.len() && n < 3 && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r' | b'\'' | b'"') {
+        i += 1;
+        n += 1;
+    }
+    if i >= b.len() || !matches!(b[i], b'=' | b'>' | b':' | b'|' | b'?' | b',') {
+        return false;
+    }
+    while i < b.len() && matches!(b[i], b'=' | b'>' | b':' | b'|' | b'?' | b',') {
+        i += 1;
+    }
+    n = 0;
+    while i < b.len()
+        && n < 5
+        && matches!(
+            b[i],
+            b'`' | b'\'' | b'"' | b' ' | b'\t' | b'\n' | b'\r' | b'='
+        )
+    {
+        i += 1;
+        n += 1;
+    }
+    let start = i;
+    let mut has_digit = false;
+    while i < b.len()
+        && i - start <= 150
+        && (b[i].is_ascii_alphanumeric()
+            || matches!(b[i], b'_' | b'.' | b'=' | b'+' | b'/' | b'~' | b'-'))
+    {
+        has_digit |= b[i].is_ascii_digit();
+        i += 1;
+    }
+    i - start >= ASSIGNMENT_VALUE_MIN && (has_digit || !digit)
+}
+
+/// Whether a candidate passes the rule's gates (entropy, digit for generic rules, allowlists).
+fn accepted(eng: &'static Engine, r: &Rule, secret: &str, whole: &str) -> bool {
+    if secret.is_empty() {
+        return false;
+    }
+    if r.entropy > 0.0 && entropy(secret) <= r.entropy {
+        return false;
+    }
+    if r.id.starts_with("generic") && !secret.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let lower = secret.to_ascii_lowercase();
+    if eng
+        .global_stops
+        .iter()
+        .chain(r.stops.iter())
+        .any(|w| lower.contains(w))
+    {
+        return false;
+    }
+    !eng.global_allows.iter().chain(r.allows.iter()).any(|&i| {
+        let hay = if eng.allows[i].on_match {
+            whole
+        } else {
+            secret
+        };
+        allow_regex(eng, i).is_some_and(|re| re.is_match(hay))
+    })
+}
+
+/// The secrets in `text`, at most `limit`, in rule order (one rule may give several). Bounded:
+/// the first [`SCAN_MAX`] bytes, [`RULE_BUDGET`] and [`TOTAL_BUDGET`] bytes of regex work.
+pub fn scan(text: &str, limit: usize) -> Vec<SecretHit<'_>> {
+    let mut out = Vec::new();
+    if limit == 0 || text.is_empty() {
+        return out;
+    }
+    let eng = engine();
+    let text = &text[..floor_boundary(text, text.len().min(SCAN_MAX))];
+    let lower = text.to_ascii_lowercase();
+    let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); eng.rules.len()];
+    let lb = lower.as_bytes();
+    eng.lits.for_each_match(&lower, |start, end, lit| {
+        for &ri in &eng.owners[lit] {
+            let ri = ri as usize;
+            let r = &eng.rules[ri];
+            let before = if r.assignment {
+                // The keyword's suffix may sit between it and the operator
+                // (`api_token_v2 = …`); the gate starts after the keyword itself.
+                if !assignment_follows(lb, end, r.id.starts_with("generic")) {
+                    continue;
+                }
+                WINDOW_BEFORE_ASSIGNMENT
+            } else if let Some(p) = &r.prefix {
+                let at = &text.as_bytes()[start..];
+                let lit = p.literal.as_bytes();
+                let holds = if p.case_sensitive {
+                    at.starts_with(lit)
+                } else {
+                    lb[start..].starts_with(p.literal.to_ascii_lowercase().as_bytes())
+                };
+                let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+                if !holds || (p.word_start && start > 0 && word(lb[start - 1])) {
+                    continue;
+                }
+                2
+            } else {
+                WINDOW_BEFORE
+            };
+            let s = start.saturating_sub(before);
+            let e = (end + eng.rules[ri].after).min(text.len());
+            let w = &mut windows[ri];
+            match w.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => w.push((s, e)),
+            }
+        }
+    });
+    let mut total = 0usize;
+    for (ri, ws) in windows.iter().enumerate() {
+        if ws.is_empty() {
+            continue;
+        }
+        if total >= TOTAL_BUDGET {
+            break;
+        }
+        let Some(re) = rule_regex(eng, ri) else {
+            continue;
+        };
+        let r = &eng.rules[ri];
+        let mut spent = 0usize;
+        for &(s, e) in ws {
+            if spent >= RULE_BUDGET || total >= TOTAL_BUDGET {
+                break;
+            }
+            let s = floor_boundary(text, s);
+            let e = ceil_boundary(text, e.min(s + (RULE_BUDGET - spent)));
+            spent += e - s;
+            total += e - s;
+            let hay = &text[s..e];
+            for found in re.find_iter(hay).take(64) {
+                let Some(caps) = re.captures_at(hay, found.start()) else {
+                    continue;
+                };
+                let Some(m) = caps.get(0) else { continue };
+                let sec = match r.group {
+                    Some(g) => caps.get(g),
+                    None => (1..caps.len())
+                        .filter_map(|g| caps.get(g))
+                        .find(|c| !c.as_str().is_empty()),
+                }
+                .unwrap_or(m);
+                if accepted(eng, r, sec.as_str(), m.as_str()) {
+                    out.push(SecretHit {
+                        rule: r.id,
+                        secret: &text[s + sec.start()..s + sec.end()],
+                        start: s + m.start(),
+                        end: s + m.end(),
+                    });
+                    if out.len() >= limit {
+                        return out;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The first secret in `text` (see [`scan`]).
+pub fn first(text: &str) -> Option<SecretHit<'_>> {
+    scan(text, 1).into_iter().next()
+}
+
+/// Number of rules in the table.
+pub fn rule_count() -> usize {
+    engine().rules.len()
+}
+
+/// How many regexes this process has compiled so far (rules and allowlists): the measure of
+/// the lazy compilation (tests and benches).
+pub fn compiled_count() -> usize {
+    let eng = engine();
+    eng.regexes
+        .iter()
+        .chain(eng.allow_regexes.iter())
+        .filter(|c| c.get().is_some())
+        .count()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,286 @@
+use super::*;
+
+/// A deterministic filler of `n` characters from `alphabet` (a linear congruential walk):
+/// high entropy, no real secret.
+pub(crate) fn filler(n: usize, alphabet: &str, seed: u64) -> String {
+    let a: Vec<char> = alphabet.chars().collect();
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            a[((x >> 33) as usize) % a.len()]
+        })
+        .collect()
+}
+
+const ALNUM: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const UPPER32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
+const HEX: &str = "0123456789abcdef";
+const DIGITS: &str = "0123456789";
+
+/// Token shapes per big provider, built from each rule's pattern with generated filler.
+pub(crate) fn shapes() -> Vec<(&'static str, String)> {
+    let f = filler;
+    vec![
+        ("github-pat", format!("ghp_{}", f(36, ALNUM, 1))),
+        ("github-oauth", format!("gho_{}", f(36, ALNUM, 2))),
+        (
+            "github-fine-grained-pat",
+            format!("github_pat_{}", f(82, ALNUM, 3)),
+        ),
+        ("aws-access-token", format!("AKIA{}", f(16, UPPER32, 4))),
+        ("aws-access-token", format!("ASIA{}", f(16, UPPER32, 5))),
+        (
+            "slack-bot-token",
+            format!(
+                "xoxb-{}-{}-{}",
+                f(12, DIGITS, 6),
+                f(12, DIGITS, 7),
+                f(24, ALNUM, 8)
+            ),
+        ),
+        (
+            "slack-webhook-url",
+            format!(
+                "https://hooks.slack.com/services/T{}/B{}/{}",
+                f(8, UPPER32, 9),
+                f(8, UPPER32, 10),
+                f(24, ALNUM, 11)
+            ),
+        ),
+        (
+            "stripe-access-token",
+            format!("sk_live_{}", f(24, ALNUM, 12)),
+        ),
+        (
+            "openai-api-key",
+            format!("sk-proj-{}T3BlbkFJ{}", f(74, ALNUM, 13), f(74, ALNUM, 14)),
+        ),
+        (
+            "anthropic-api-key",
+            format!("sk-ant-api03-{}AA", f(93, ALNUM, 15)),
+        ),
+        ("gcp-api-key", format!("AIza{}", f(35, ALNUM, 16))),
+        ("gitlab-pat", format!("glpat-{}", f(20, ALNUM, 17))),
+        ("npm-access-token", format!("npm_{}", f(36, ALNUM, 18))),
+        (
+            "pypi-upload-token",
+            format!("pypi-AgEIcHlwaS5vcmc{}", f(60, ALNUM, 19)),
+        ),
+        (
+            "huggingface-access-token",
+            format!("hf_{}", f(34, LOWER, 20)),
+        ),
+        ("digitalocean-pat", format!("dop_v1_{}", f(64, HEX, 21))),
+        ("shopify-access-token", format!("shpat_{}", f(32, HEX, 22))),
+        (
+            "sendgrid-api-token",
+            format!("SG.{}.{}", f(22, ALNUM, 23), f(43, ALNUM, 24)),
+        ),
+        (
+            "jwt",
+            format!(
+                "eyJhbGciOiJIUzI1NiJ9.eyJ{}.{}",
+                f(30, ALNUM, 25),
+                f(43, ALNUM, 26)
+            ),
+        ),
+        (
+            "private-key",
+            format!(
+                "-----BEGIN OPENSSH PRIVATE KEY-----\n{}\n-----END OPENSSH PRIVATE KEY-----",
+                f(120, ALNUM, 27)
+            ),
+        ),
+        ("generic-api-key", format!("API_TOKEN={}", f(32, ALNUM, 28))),
+    ]
+}
+
+#[test]
+fn the_table_parses_and_every_regex_compiles() {
+    let eng = build();
+    assert_eq!(eng.malformed, 0);
+    assert_eq!(eng.rules.len(), 217, "rules kept from gitleaks' 221");
+    let bad: Vec<&str> = eng
+        .rules
+        .iter()
+        .filter(|r| regex_lite::Regex::new(r.pattern).is_err())
+        .map(|r| r.id)
+        .collect();
+    assert!(bad.is_empty(), "rules regex-lite refuses: {bad:?}");
+    let bad_allow = eng
+        .allows
+        .iter()
+        .filter(|a| regex_lite::Regex::new(a.pattern).is_err())
+        .count();
+    assert_eq!(bad_allow, 0);
+    assert!(eng.global_allows.len() >= 10 && !eng.global_stops.is_empty());
+}
+
+#[test]
+fn provider_shapes_are_secrets_in_context() {
+    for (rule, token) in shapes() {
+        let texts = if rule.starts_with("generic") {
+            vec![token.clone(), format!("{token}\n# next line")]
+        } else {
+            vec![
+                token.clone(),
+                format!("export TOKEN=\"{token}\""),
+                format!("{{\"headers\":{{\"Authorization\":\"Bearer {token}\"}}}}"),
+            ]
+        };
+        for text in texts {
+            let hits = scan(&text, 16);
+            assert!(
+                hits.iter().any(|h| h.rule == rule),
+                "{rule} not found in {text:?}: {hits:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hashes_ids_images_and_integrity_strings_are_not_secrets() {
+    let sha256 = filler(64, HEX, 40);
+    let sha1 = filler(40, HEX, 41);
+    let uuid = format!(
+        "{}-{}-4{}-a{}-{}",
+        filler(8, HEX, 42),
+        filler(4, HEX, 43),
+        filler(3, HEX, 44),
+        filler(3, HEX, 45),
+        filler(12, HEX, 46)
+    );
+    let b64 = filler(600, &format!("{ALNUM}+/"), 47);
+    for text in [
+        format!("commit {sha1}\nAuthor: Dev <dev@example.com>"),
+        format!("sha256:{sha256}  target/release/app"),
+        format!("{sha256}  dist/app.tar.gz"),
+        format!("request id {uuid}"),
+        format!("\"id\": \"{uuid}\""),
+        format!("<img src=\"data:image/png;base64,{b64}\">"),
+        format!("\"integrity\": \"sha512-{}==\"", filler(86, &format!("{ALNUM}+/"), 48)),
+        format!("\"resolved\": \"https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz\", \"integrity\": \"sha1-{}=\"", filler(27, ALNUM, 49)),
+        format!("checksum = \"{sha256}\""),
+        "the AKIA prefix marks AWS keys; sk-proj- is OpenAI's".to_string(),
+        "let key = cache_key(&path); token = next_token();".to_string(),
+        "password = ${DB_PASSWORD}".to_string(),
+        "api_key: \"<your-api-key>\"".to_string(),
+        "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE".to_string(),
+        "[package]\nname = \"intentshield\"\nversion = \"0.5.0\"\nedition = \"2021\"".to_string(),
+    ] {
+        let hits = scan(&text, 4);
+        assert!(hits.is_empty(), "{text:?} -> {hits:?}");
+    }
+}
+
+#[test]
+fn a_text_without_keywords_compiles_no_regex() {
+    // A private engine: the global one is shared with tests running at the same time.
+    let eng: &'static Engine = Box::leak(Box::new(build()));
+    let benign = "fn main() {\n    println!(\"hello world\");\n}\n".repeat(80);
+    let mut windows = 0;
+    eng.lits
+        .for_each_match(&benign.to_ascii_lowercase(), |_, _, _| windows += 1);
+    assert_eq!(windows, 0);
+    let compiled = eng.regexes.iter().filter(|c| c.get().is_some()).count();
+    assert_eq!(compiled, 0);
+    assert!(rule_regex(eng, 0).is_some());
+    assert_eq!(eng.regexes.iter().filter(|c| c.get().is_some()).count(), 1);
+}
+
+#[test]
+fn entropy_and_bounds() {
+    assert_eq!(entropy(""), 0.0);
+    assert_eq!(entropy("aaaa"), 0.0);
+    assert!((entropy("abcd") - 2.0).abs() < 1e-9);
+    // A huge text of keywords with no secret is bounded and finds nothing.
+    let text = "token = none; ".repeat(100_000);
+    assert!(scan(&text, 4).is_empty());
+    assert!(scan("", 4).is_empty());
+    assert!(scan("ghp_x", 0).is_empty());
+}
+
+/// The hand list that `policy::builtin::secret_material` carried before the rule set (prefix,
+/// shortest tail), with the hand tests' own samples: which the rule set catches alone.
+pub(crate) const HAND_LIST: &[(&str, usize)] = &[
+    ("AKIA", 16),
+    ("ASIA", 16),
+    ("ghp_", 30),
+    ("gho_", 30),
+    ("ghs_", 30),
+    ("ghu_", 30),
+    ("ghr_", 30),
+    ("github_pat_", 40),
+    ("xoxb-", 20),
+    ("xoxp-", 20),
+    ("xoxa-", 20),
+    ("xoxr-", 20),
+    ("xoxs-", 20),
+    ("xapp-", 20),
+    ("sk-ant-", 30),
+    ("sk-proj-", 20),
+    ("sk-svcacct-", 20),
+    ("sk-admin-", 20),
+    ("sk_live_", 16),
+    ("rk_live_", 16),
+    ("whsec_", 24),
+    ("glpat-", 20),
+    ("npm_", 36),
+    ("pypi-AgEIcHlwaS5vcmc", 40),
+    ("hf_", 30),
+    ("dop_v1_", 40),
+    ("AIza", 35),
+    ("SG.", 60),
+    ("shpat_", 32),
+    ("xai-", 40),
+    ("gsk_", 40),
+];
+
+#[test]
+#[ignore = "prints the coverage figures of the report"]
+fn hand_list_coverage() {
+    let mut missed = Vec::new();
+    for (i, (p, n)) in HAND_LIST.iter().enumerate() {
+        let alpha = if p.starts_with("AKIA") || p.starts_with("ASIA") {
+            UPPER32
+        } else {
+            ALNUM
+        };
+        let t = format!("token {p}{}", filler(*n + 6, alpha, 100 + i as u64));
+        if first(&t).is_none() {
+            missed.push(t);
+        }
+    }
+    println!(
+        "hand list: {} of {} caught by the rule set alone; missed: {missed:#?}",
+        HAND_LIST.len() - missed.len(),
+        HAND_LIST.len()
+    );
+}
+
+#[test]
+fn prefix_rules_gate_their_keyword() {
+    let p = prefix_of(r"\b(ey[a-zA-Z0-9]{17,}\.ey)", "ey").unwrap();
+    assert_eq!(
+        (p.literal.as_str(), p.case_sensitive, p.word_start),
+        ("ey", true, true)
+    );
+    let p = prefix_of("SK[0-9a-fA-F]{32}", "sk").unwrap();
+    assert_eq!(
+        (p.literal.as_str(), p.case_sensitive, p.word_start),
+        ("SK", true, false)
+    );
+    assert!(prefix_of(r"(?i)\b(npm_[a-z0-9]{36})", "npm_").is_some_and(|p| !p.case_sensitive));
+    assert!(prefix_of(r"\b(sk-(?:proj|svcacct)-x)T3BlbkFJ", "t3blbkfj").is_none());
+    assert!(prefix_of(r"(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE", "-----begin").is_some());
+    // `ey` inside `key` or `they`, `SK` as `sk` in `ask`: no window, nothing compiled for them.
+    let eng: &'static Engine = Box::leak(Box::new(build()));
+    let _ = eng;
+    assert!(scan(&"they ask the key holder; ".repeat(400), 4).is_empty());
+}
