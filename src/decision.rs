@@ -198,6 +198,10 @@ pub enum Reason {
     ThreatHostileSource,
     /// A rule of an installed threat pack flagged a tool output as injected.
     ThreatPackRule,
+    /// An account's credential or recovery setting (a password, a PIN, the account's e-mail
+    /// address or phone) is set to a value the user never typed: account takeover
+    /// (`policy::check::provenance`).
+    UntrustedCredential,
 }
 
 impl Reason {
@@ -263,6 +267,7 @@ impl Reason {
             Reason::ThreatKnownFingerprint => "threat.known_fingerprint",
             Reason::ThreatHostileSource => "threat.hostile_source",
             Reason::ThreatPackRule => "threat.pack_rule",
+            Reason::UntrustedCredential => "provenance.untrusted_credential",
         }
     }
 }
