@@ -206,6 +206,10 @@ pub enum Reason {
     /// the value) in the arguments of a call that reaches the network, as written or
     /// base64-, hex- or percent-encoded: denied whoever typed the destination.
     SecretValueOutbound,
+    /// An account's credential or recovery setting (a password, a PIN, the account's e-mail
+    /// address or phone) is set to a value the user never typed: account takeover
+    /// (`policy::check::provenance`).
+    UntrustedCredential,
 }
 
 impl Reason {
@@ -273,6 +277,7 @@ impl Reason {
             Reason::ThreatPackRule => "threat.pack_rule",
             Reason::SecretInOutbound => "secret.in_outbound",
             Reason::SecretValueOutbound => "secret.value_outbound",
+            Reason::UntrustedCredential => "provenance.untrusted_credential",
         }
     }
 }

@@ -255,6 +255,34 @@ const FILE_EXTS: &[&str] = &[
     "path",
     "url",
     "com~",
+    // Image, media, package and disk formats that are no top-level domain (no one can
+    // register `input.pnm`): `pnmtopng input.pnm`, `singularity run image.sif`.
+    "pnm",
+    "pbm",
+    "ppm",
+    "pgm",
+    "pam",
+    "sif",
+    "gv",
+    "tif",
+    "tiff",
+    "bmp",
+    "webp",
+    "heic",
+    "psd",
+    "xcf",
+    "squashfs",
+    "ogg",
+    "mkv",
+    "avi",
+    "flac",
+    "ods",
+    "epub",
+    "dvi",
+    "otf",
+    "pcap",
+    "vmdk",
+    "ova",
 ];
 
 fn is_host_char(c: char) -> bool {
@@ -445,6 +473,17 @@ pub fn path_carries_data(path: &str) -> bool {
         .take(64)
         .collect();
     coded.len() >= 6 || coded.iter().map(|s| s.len()).sum::<usize>() >= 32
+}
+
+/// True for a host name reserved for examples by RFC 2606 that resolves to no one's server:
+/// `example.com`, `example.net`, `example.org` and their subdomains. The `.example`,
+/// `.invalid` and `.test` top-level domains are not among them here: text an attacker writes
+/// uses them as stand-ins for real hosts.
+pub fn is_example_host(h: &str) -> bool {
+    let h = h.trim_end_matches('.').to_ascii_lowercase();
+    ["example.com", "example.net", "example.org"]
+        .iter()
+        .any(|d| h == *d || h.ends_with(&format!(".{d}")))
 }
 
 /// True for a host that is this machine: `localhost` (and `*.localhost`), the loopback

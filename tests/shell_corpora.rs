@@ -286,6 +286,12 @@ fn decide(cmd: &str, tainted: bool) -> (Verdict, String) {
 /// [`decide`] in a session that is also exposed (it read a web page nothing flagged) when
 /// `exposed`.
 fn decide_in(cmd: &str, tainted: bool, exposed: bool) -> (Verdict, String) {
+    let (v, code, _) = decide_with_evidence(cmd, tainted, exposed);
+    (v, code)
+}
+
+/// [`decide_in`] with the decision's evidence (the value that decided).
+fn decide_with_evidence(cmd: &str, tainted: bool, exposed: bool) -> (Verdict, String, Vec<String>) {
     let cfg = intentshield::config::Config::default();
     let ctx = intentshield::policy::Context {
         config: &cfg,
@@ -305,7 +311,11 @@ fn decide_in(cmd: &str, tainted: bool, exposed: bool) -> (Verdict, String) {
     }
     let t = Tool::new("Bash", ToolKind::Shell, None, json!({ "command": cmd }));
     let e = intentshield::policy::pre_tool(&t, None, &view, &ctx);
-    (e.decision.verdict, e.decision.reason.code().to_string())
+    (
+        e.decision.verdict,
+        e.decision.reason.code().to_string(),
+        e.decision.evidence.clone(),
+    )
 }
 
 fn stopped(v: Verdict) -> bool {
@@ -459,6 +469,7 @@ fn gtfobins_network_and_library_lines_are_stopped_in_an_exposed_session() {
     };
     let (mut total, mut n_clean, mut n_exposed) = (0usize, 0usize, 0usize);
     let mut new_by_reason: BTreeMap<String, usize> = BTreeMap::new();
+    let mut new_by_value: BTreeMap<String, usize> = BTreeMap::new();
     for v in &tldr {
         let cmd = v["command"].as_str().unwrap_or("");
         if not_a_command(cmd) {
@@ -466,10 +477,15 @@ fn gtfobins_network_and_library_lines_are_stopped_in_an_exposed_session() {
         }
         total += 1;
         let clean = stopped(decide(cmd, false).0);
-        let (ve, code) = decide_in(cmd, false, true);
+        let (ve, code, evidence) = decide_with_evidence(cmd, false, true);
         n_clean += usize::from(clean);
         if stopped(ve) {
             n_exposed += 1;
+            if !clean && code == "exposure.untrusted_destination" {
+                for e in &evidence {
+                    *new_by_value.entry(e.clone()).or_default() += 1;
+                }
+            }
             if !clean && ve == Verdict::Deny {
                 println!("new deny: {} {code} {cmd}", v["id"].as_str().unwrap_or(""));
             }
@@ -484,6 +500,13 @@ fn gtfobins_network_and_library_lines_are_stopped_in_an_exposed_session() {
     );
     for (r, n) in &new_by_reason {
         println!("| new: {r} | {n} |");
+    }
+    // What the destination asks name most often.
+    let mut top: Vec<(&String, &usize)> = new_by_value.iter().collect();
+    top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    println!("exposure.untrusted_destination, top values:");
+    for (d, n) in top.iter().take(25) {
+        println!("| {d} | {n} |");
     }
 }
 

@@ -4,7 +4,13 @@
 //! it came from a tool description the hook cannot see, or the model made it up) → ask, deny
 //! in a tainted session (`provenance.unknown_destination`). For tools that send, pay,
 //! transfer, invite, share, merge or publish, the destination must be the user's words or on
-//! the config's `[[trusted_destinations]]` (`provenance.critical_destination`).
+//! the config's `[[trusted_destinations]]` (`provenance.critical_destination`); a call that
+//! fills an invitee argument (`participants`, `attendees`, `share_with`) counts as such a tool.
+//! Once the user keeps lists (`[[trusted_destinations]]` or contract registries), such a
+//! destination on none of them is denied, not asked (rule `provenance.untrusted_critical`).
+//! An account's credential or recovery setting (a password, a PIN, the account's e-mail or
+//! phone) set to a value the user never typed → ask, deny in a tainted session
+//! (`provenance.untrusted_credential`): account takeover.
 //!
 //! Exempt everywhere: `[[trusted_destinations]]`, this machine (`localhost`, loopback), the
 //! workspace's own paths.
@@ -83,6 +89,9 @@ const SENDING_NOUNS: &[&str] = &[
     "sms",
     "text",
     "webhook",
+    "webpage",
+    "page",
+    "website",
 ];
 
 /// True for a tool that sends, pays, transfers, invites, shares, merges or publishes, by its
@@ -121,6 +130,7 @@ pub fn is_critical_tool(tool: &Tool) -> bool {
                 | "withdraw"
                 | "permission"
                 | "permissions"
+                | "upload"
         )
     };
     w.iter().any(|v| strong(v))
@@ -316,6 +326,34 @@ pub(crate) fn user_typed(call: &Call<'_>, x: &Val) -> bool {
     false
 }
 
+/// True when a prompt names `host` on its own: as a whole word not preceded by `@` (a
+/// domain or a URL the user typed, not only an address at it).
+fn host_named_alone(call: &Call<'_>, host: &str) -> bool {
+    let needle = crate::policy::fold(host);
+    if needle.is_empty() {
+        return false;
+    }
+    call.view.prompts.iter().any(|p| {
+        let mut start = 0;
+        while let Some(pos) = p[start..].find(&needle) {
+            let a = start + pos;
+            let b = a + needle.len();
+            let before = p[..a].chars().next_back();
+            let after = p[b..].chars().next();
+            let word =
+                |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
+            if before != Some('@') && !word(before) && !word(after) && before != Some('.') {
+                return true;
+            }
+            start = b;
+            if start >= p.len() {
+                break;
+            }
+        }
+        false
+    })
+}
+
 fn verdict(tainted: bool) -> Verdict {
     if tainted {
         Verdict::Deny
@@ -337,11 +375,154 @@ pub fn check(call: &mut Call<'_>) {
     if let Some(d) = from_outputs_or_nowhere(call, tainted) {
         call.verdicts.add(d);
     }
-    if is_critical_tool(&call.tool) {
+    if is_critical_tool(&call.tool)
+        || invites_by_argument(call)
+        || (moves_money(&call.tool) && !call.is_read)
+    {
         if let Some(d) = critical(call, tainted) {
             call.verdicts.add(d);
         }
     }
+    if let Some(d) = credential_change(call, tainted) {
+        call.verdicts.add(d);
+    }
+}
+
+/// Argument names (lower-case, letters and digits only) that invite people to something the
+/// call creates or changes: a meeting's participants, a document's grantees. A call that
+/// fills one is an invitation whatever its name (`create_calendar_event`, `add_event`).
+const INVITEE_KEYS: &[&str] = &[
+    "participants",
+    "attendees",
+    "invitees",
+    "guests",
+    "grantees",
+    "sharewith",
+    "sharedwith",
+];
+
+/// True for a call (of an MCP or other named tool, not a read) that fills an invitee argument
+/// ([`INVITEE_KEYS`]) with at least one non-empty value.
+fn invites_by_argument(call: &Call<'_>) -> bool {
+    if !matches!(call.tool.kind, ToolKind::Mcp | ToolKind::Other) || call.is_read {
+        return false;
+    }
+    call.facts.leaves.iter().any(|(k, v)| {
+        let k: String = k.chars().filter(char::is_ascii_alphanumeric).collect();
+        INVITEE_KEYS.contains(&k.as_str()) && !v.trim().is_empty()
+    })
+}
+
+/// True when the user keeps lists of trusted destinations: `[[trusted_destinations]]`, or
+/// contract registries (`crate::contracts`). Then a critical destination that is on none of
+/// them and not in the user's words is denied, not asked: the user has said where their
+/// money, mail and invitations go.
+fn lists_configured(call: &Call<'_>) -> bool {
+    let cfg = call.ctx.config;
+    !cfg.trusted_destinations.is_empty() || !cfg.contracts.registries.is_empty()
+}
+
+/// Tool-name words that change something (`update_password`, `change_email`, `reset_pin`).
+const CHANGE_VERBS: &[&str] = &[
+    "update", "change", "set", "reset", "edit", "modify", "replace",
+];
+
+/// Argument names (lower-case, letters and digits only) that hold an account's credential or
+/// the way it is recovered: whoever sets them owns the account.
+fn is_credential_key(k: &str) -> bool {
+    let k: String = k
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(
+        k.as_str(),
+        "password"
+            | "newpassword"
+            | "passwd"
+            | "passphrase"
+            | "newpassphrase"
+            | "pin"
+            | "newpin"
+            | "secret"
+            | "recoveryemail"
+            | "recoveryphone"
+            | "backupemail"
+            | "mfaphone"
+            | "twofactorphone"
+            | "totpsecret"
+    ) || (k.ends_with("password") && !k.starts_with("old") && !k.starts_with("current"))
+}
+
+/// An account setting that hands the account over: a tool that changes something
+/// ([`CHANGE_VERBS`]) setting a credential argument ([`is_credential_key`]: a password, a PIN,
+/// a recovery address), or an account's own e-mail address or phone (`update_user_info`,
+/// `change_email`: keys `email`, `phone`), to a value the user never typed (it came from a
+/// tool result, or nobody showed it) → ask, deny in a tainted session
+/// (`provenance.untrusted_credential`). A value the user typed as a whole word of a prompt
+/// is theirs.
+fn credential_change(call: &Call<'_>, tainted: bool) -> Option<Decision> {
+    if !matches!(call.tool.kind, ToolKind::Mcp | ToolKind::Other) || call.is_read {
+        return None;
+    }
+    let tool_name = call
+        .tool
+        .mcp
+        .as_ref()
+        .map_or(call.tool.name.as_str(), |m| m.tool.as_str());
+    let words = readwrite::words(tool_name);
+    if !words.iter().any(|w| CHANGE_VERBS.contains(&w.as_str())) {
+        return None;
+    }
+    // `email`/`phone` are the account's own only for a tool about the account or the user.
+    let about_account = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "user" | "account" | "profile" | "email" | "phone" | "recovery"
+        )
+    });
+    let name = &call.name;
+    for (k, v) in &call.facts.leaves {
+        let kk: String = k
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let account_setting = about_account
+            && matches!(
+                kk.as_str(),
+                "email" | "emailaddress" | "phone" | "phonenumber"
+            );
+        let v = v.trim();
+        if v.is_empty() || !(is_credential_key(k) || account_setting) {
+            continue;
+        }
+        let folded = crate::policy::fold(v);
+        if call
+            .view
+            .prompts
+            .iter()
+            .any(|p| super::contains_word(p, &folded) || (folded.len() >= 8 && p.contains(&folded)))
+        {
+            continue;
+        }
+        let what = if call.view.origin(v).output {
+            "a value from a tool result"
+        } else {
+            "a value the user never typed"
+        };
+        return Some(
+            Decision::new(
+                verdict(tainted),
+                Reason::UntrustedCredential,
+                format!(
+                    "{name} sets the account's {k} to {what}: whoever chose it could take the account over"
+                ),
+            )
+            .rule("provenance.untrusted_credential"),
+        );
+    }
+    None
 }
 
 /// Injected values: exact values an attacker planted, copied into this call → deny.
@@ -593,7 +774,12 @@ fn critical(call: &Call<'_>, tainted: bool) -> Option<Decision> {
             }
             _ => "",
         };
-        if !host.is_empty() && (call.view.origin(host).user) {
+        // An address is judged by itself when the user named its host only inside other
+        // addresses (`jane@gmail.com` typed does not make every gmail.com mailbox theirs).
+        if !host.is_empty()
+            && call.view.origin(host).user
+            && (x.kind != kind::EMAIL || host_named_alone(call, host))
+        {
             continue;
         }
         let what = if call.view.origin(&x.text).output {
@@ -601,16 +787,26 @@ fn critical(call: &Call<'_>, tainted: bool) -> Option<Decision> {
         } else {
             "the user never named it"
         };
+        // The user keeps lists of where things go: a destination on none of them is refused.
+        let (v, rule, lists) = if lists_configured(call) {
+            (
+                Verdict::Deny,
+                "provenance.untrusted_critical",
+                " (it is on none of the lists the user keeps)",
+            )
+        } else {
+            (verdict(tainted), "provenance.critical_destination", "")
+        };
         return Some(
             Decision::new(
-                verdict(tainted),
+                v,
                 Reason::CriticalDestination,
                 format!(
-                    "{name} sends to {} '{}': {what}, and this tool's destination must be the user's own or on the trusted_destinations list",
+                    "{name} sends to {} '{}': {what}, and this tool's destination must be the user's own or on the trusted_destinations list{lists}",
                     x.kind, x.text
                 ),
             )
-            .rule("provenance.critical_destination")
+            .rule(rule)
             .evidence(x.text.clone()),
         );
     }
