@@ -186,9 +186,21 @@ fn build() -> Engine {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let f: Vec<&'static str> = line.split('\t').collect();
-        match f.as_slice() {
-            ["rule", id, ent, group, kws, pattern] => {
+        // At most six tab-separated fields, split without allocating (one process parses the
+        // table once per call of the hook).
+        let mut f: [&'static str; 6] = [""; 6];
+        let mut nf = 0;
+        for part in line.split('\t') {
+            if nf == f.len() {
+                nf += 1;
+                break;
+            }
+            f[nf] = part;
+            nf += 1;
+        }
+        match (f[0], nf) {
+            ("rule", 6) => {
+                let [_, id, ent, group, kws, pattern] = f;
                 let ri = rules.len() as u16;
                 for k in kws.split(',').filter(|k| !k.is_empty()) {
                     match index.get(k).copied() {
@@ -200,6 +212,7 @@ fn build() -> Engine {
                         }
                     }
                 }
+                let assignment = pattern.contains(ASSIGNMENT);
                 rules.push(Rule {
                     id,
                     entropy: ent.parse().unwrap_or(0.0),
@@ -209,32 +222,34 @@ fn build() -> Engine {
                     stops: Vec::new(),
                     after: if pattern.contains("PRIVATE") {
                         WINDOW_AFTER_BLOCK
-                    } else if pattern.contains(ASSIGNMENT) {
+                    } else if assignment {
                         WINDOW_AFTER_ASSIGNMENT
                     } else {
                         WINDOW_AFTER
                     },
-                    assignment: pattern.contains(ASSIGNMENT),
+                    assignment,
                     prefix: prefix_of(pattern, kws),
                 });
             }
-            ["allow", who, target, pattern] => {
+            ("allow", 4) => {
+                let [_, who, target, pattern, ..] = f;
                 let i = allows.len();
                 allows.push(Allow {
-                    on_match: *target == "match",
+                    on_match: target == "match",
                     pattern,
                 });
-                match rules.iter_mut().rev().find(|r| r.id == *who) {
+                match rules.iter_mut().rev().find(|r| r.id == who) {
                     Some(r) => r.allows.push(i),
-                    None if *who == "*" => global_allows.push(i),
+                    None if who == "*" => global_allows.push(i),
                     None => malformed += 1,
                 }
             }
-            ["stop", who, words] => {
+            ("stop", 3) => {
+                let [_, who, words, ..] = f;
                 let words = words.split(',').filter(|w| !w.is_empty());
-                match rules.iter_mut().rev().find(|r| r.id == *who) {
+                match rules.iter_mut().rev().find(|r| r.id == who) {
                     Some(r) => r.stops.extend(words),
-                    None if *who == "*" => global_stops.extend(words),
+                    None if who == "*" => global_stops.extend(words),
                     None => malformed += 1,
                 }
             }
