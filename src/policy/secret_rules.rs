@@ -185,6 +185,19 @@ fn prefix_of(pattern: &str, keywords: &str) -> Option<Prefix> {
             break;
         }
     }
+    let keyword_led = |literal: &str| {
+        let lower = literal.to_ascii_lowercase();
+        keywords
+            .split(',')
+            .any(|k| !k.is_empty() && lower.starts_with(k))
+    };
+    // The first alternative ends at the first `|` or `)` (neither is a literal char): most
+    // patterns fail here, before the walk over their groups (the table is parsed per process).
+    if !keyword_led(&leading_literal(
+        &p[..p.find(['|', ')']).unwrap_or(p.len())],
+    )) {
+        return None;
+    }
     let alternatives = if opened == 0 {
         // A top-level alternation: the `\b` and flags bind only to the first alternative.
         if p.contains('|') && inner_alternatives(&format!("{p})"), 1)?.len() > 1 {
@@ -197,11 +210,7 @@ fn prefix_of(pattern: &str, keywords: &str) -> Option<Prefix> {
     let mut literals = Vec::with_capacity(alternatives.len());
     for alt in alternatives {
         let literal = leading_literal(alt);
-        let lower = literal.to_ascii_lowercase();
-        if !keywords
-            .split(',')
-            .any(|k| !k.is_empty() && lower.starts_with(k))
-        {
+        if !keyword_led(&literal) {
             return None;
         }
         literals.push(literal);
