@@ -27,6 +27,7 @@
 //! back over the last few tokens: linear in the text with a small constant, and no budget an
 //! attacker can spend (every token is looked at, wherever it is).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -1094,7 +1095,9 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
-type FnvMap = HashMap<String, u64, std::hash::BuildHasherDefault<Fnv>>;
+/// Word → classes. Keys borrow the static vocabulary where it is already normalized (ASCII
+/// words): building the map then allocates nothing per word, which the hook pays per process.
+type FnvMap = HashMap<Cow<'static, str>, u64, std::hash::BuildHasherDefault<Fnv>>;
 
 struct Vocab {
     words: FnvMap,
@@ -1114,9 +1117,9 @@ fn vocab() -> &'static Vocab {
         for (cls, ws) in VOCAB {
             for w in *ws {
                 let k = if w.is_ascii() {
-                    w.to_string()
+                    Cow::Borrowed(*w)
                 } else {
-                    norm_word(w)
+                    Cow::Owned(norm_word(w))
                 };
                 *words.entry(k).or_insert(0) |= cls;
             }

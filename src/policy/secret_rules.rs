@@ -72,36 +72,74 @@ struct Rule {
 /// See [`Rule::prefix`].
 #[derive(Debug)]
 struct Prefix {
-    literal: String,
+    /// The literals a match starts with, one per alternative of the group the pattern opens
+    /// with (`\b((?:hvs\.…|s\.…))` has `hvs.` and `s.`), or the one literal.
+    literals: Vec<String>,
     case_sensitive: bool,
     word_start: bool,
 }
 
-/// The literal a pattern starts with when it is one of `keywords` (see [`Rule::prefix`]).
-fn prefix_of(pattern: &str, keywords: &str) -> Option<Prefix> {
-    let mut p = pattern;
-    let mut case_sensitive = true;
-    let mut word_start = false;
-    loop {
-        if let Some(r) = p.strip_prefix("(?i)") {
-            case_sensitive = false;
-            p = r;
-        } else if let Some(r) = p.strip_prefix("\\b") {
-            word_start = true;
-            p = r;
-        } else if let Some(r) = p.strip_prefix("(?:").or_else(|| p.strip_prefix('(')) {
-            if r.starts_with('?') {
-                return None;
+/// The alternatives of the innermost of the `opened` groups `p` starts inside, or `None` when
+/// an alternation sits in an outer group (then a match need not start with the inner group)
+/// or the groups do not close.
+fn inner_alternatives(p: &str, opened: usize) -> Option<Vec<&str>> {
+    let b = p.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut closed = 0usize;
+    let mut from = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'[' => {
+                // Skip the class (nested classes, escapes, a leading `]` or `^]`).
+                let mut n = 1;
+                i += 1;
+                if b.get(i) == Some(&b'^') {
+                    i += 1;
+                }
+                if b.get(i) == Some(&b']') {
+                    i += 1;
+                }
+                while i < b.len() && n > 0 {
+                    match b[i] {
+                        b'\\' => i += 1,
+                        b'[' => n += 1,
+                        b']' => n -= 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                continue;
             }
-            p = r;
-        } else {
-            break;
+            b'(' => depth += 1,
+            b')' if depth > 0 => depth -= 1,
+            b')' => {
+                if closed == 0 {
+                    out.push(&p[from..i]);
+                }
+                closed += 1;
+                if closed == opened {
+                    return Some(out);
+                }
+            }
+            b'|' if depth == 0 => {
+                if closed > 0 {
+                    return None;
+                }
+                out.push(&p[from..i]);
+                from = i + 1;
+            }
+            _ => {}
         }
+        i += 1;
     }
-    // An alternation in the group the literal opens (`(?:A3T…|AKIA|ASIA)`): no single prefix.
-    if p.split(')').next().is_some_and(|g| g.contains('|')) {
-        return None;
-    }
+    None
+}
+
+/// The literal an alternative starts with (up to the first metacharacter or quantified char).
+fn leading_literal(p: &str) -> String {
     let mut literal = String::new();
     let mut chars = p.chars().peekable();
     while let Some(c) = chars.next() {
@@ -120,15 +158,68 @@ fn prefix_of(pattern: &str, keywords: &str) -> Option<Prefix> {
             _ => break,
         }
     }
-    let lower = literal.to_ascii_lowercase();
-    keywords
-        .split(',')
-        .any(|k| !k.is_empty() && lower.starts_with(k))
-        .then_some(Prefix {
-            literal,
-            case_sensitive,
-            word_start,
-        })
+    literal
+}
+
+/// The literals a pattern starts with when each begins with one of `keywords` (see
+/// [`Rule::prefix`]).
+fn prefix_of(pattern: &str, keywords: &str) -> Option<Prefix> {
+    let mut p = pattern;
+    let mut case_sensitive = true;
+    let mut word_start = false;
+    let mut opened = 0;
+    loop {
+        if let Some(r) = p.strip_prefix("(?i)") {
+            case_sensitive = false;
+            p = r;
+        } else if let Some(r) = p.strip_prefix("\\b") {
+            word_start = true;
+            p = r;
+        } else if let Some(r) = p.strip_prefix("(?:").or_else(|| p.strip_prefix('(')) {
+            if r.starts_with('?') {
+                return None;
+            }
+            opened += 1;
+            p = r;
+        } else {
+            break;
+        }
+    }
+    let keyword_led = |literal: &str| {
+        let lower = literal.to_ascii_lowercase();
+        keywords
+            .split(',')
+            .any(|k| !k.is_empty() && lower.starts_with(k))
+    };
+    // The first alternative ends at the first `|` or `)` (neither is a literal char): most
+    // patterns fail here, before the walk over their groups (the table is parsed per process).
+    if !keyword_led(&leading_literal(
+        &p[..p.find(['|', ')']).unwrap_or(p.len())],
+    )) {
+        return None;
+    }
+    let alternatives = if opened == 0 {
+        // A top-level alternation: the `\b` and flags bind only to the first alternative.
+        if p.contains('|') && inner_alternatives(&format!("{p})"), 1)?.len() > 1 {
+            return None;
+        }
+        vec![p]
+    } else {
+        inner_alternatives(p, opened)?
+    };
+    let mut literals = Vec::with_capacity(alternatives.len());
+    for alt in alternatives {
+        let literal = leading_literal(alt);
+        if !keyword_led(&literal) {
+            return None;
+        }
+        literals.push(literal);
+    }
+    Some(Prefix {
+        literals,
+        case_sensitive,
+        word_start,
+    })
 }
 
 /// An allowlist regex: applied to the secret or to the whole match.
@@ -186,9 +277,21 @@ fn build() -> Engine {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let f: Vec<&'static str> = line.split('\t').collect();
-        match f.as_slice() {
-            ["rule", id, ent, group, kws, pattern] => {
+        // At most six tab-separated fields, split without allocating (one process parses the
+        // table once per call of the hook).
+        let mut f: [&'static str; 6] = [""; 6];
+        let mut nf = 0;
+        for part in line.split('\t') {
+            if nf == f.len() {
+                nf += 1;
+                break;
+            }
+            f[nf] = part;
+            nf += 1;
+        }
+        match (f[0], nf) {
+            ("rule", 6) => {
+                let [_, id, ent, group, kws, pattern] = f;
                 let ri = rules.len() as u16;
                 for k in kws.split(',').filter(|k| !k.is_empty()) {
                     match index.get(k).copied() {
@@ -200,6 +303,7 @@ fn build() -> Engine {
                         }
                     }
                 }
+                let assignment = pattern.contains(ASSIGNMENT);
                 rules.push(Rule {
                     id,
                     entropy: ent.parse().unwrap_or(0.0),
@@ -209,32 +313,34 @@ fn build() -> Engine {
                     stops: Vec::new(),
                     after: if pattern.contains("PRIVATE") {
                         WINDOW_AFTER_BLOCK
-                    } else if pattern.contains(ASSIGNMENT) {
+                    } else if assignment {
                         WINDOW_AFTER_ASSIGNMENT
                     } else {
                         WINDOW_AFTER
                     },
-                    assignment: pattern.contains(ASSIGNMENT),
+                    assignment,
                     prefix: prefix_of(pattern, kws),
                 });
             }
-            ["allow", who, target, pattern] => {
+            ("allow", 4) => {
+                let [_, who, target, pattern, ..] = f;
                 let i = allows.len();
                 allows.push(Allow {
-                    on_match: *target == "match",
+                    on_match: target == "match",
                     pattern,
                 });
-                match rules.iter_mut().rev().find(|r| r.id == *who) {
+                match rules.iter_mut().rev().find(|r| r.id == who) {
                     Some(r) => r.allows.push(i),
-                    None if *who == "*" => global_allows.push(i),
+                    None if who == "*" => global_allows.push(i),
                     None => malformed += 1,
                 }
             }
-            ["stop", who, words] => {
+            ("stop", 3) => {
+                let [_, who, words, ..] = f;
                 let words = words.split(',').filter(|w| !w.is_empty());
-                match rules.iter_mut().rev().find(|r| r.id == *who) {
+                match rules.iter_mut().rev().find(|r| r.id == who) {
                     Some(r) => r.stops.extend(words),
-                    None if *who == "*" => global_stops.extend(words),
+                    None if who == "*" => global_stops.extend(words),
                     None => malformed += 1,
                 }
             }
@@ -392,12 +498,13 @@ pub fn scan(text: &str, limit: usize) -> Vec<SecretHit<'_>> {
                 WINDOW_BEFORE_ASSIGNMENT
             } else if let Some(p) = &r.prefix {
                 let at = &text.as_bytes()[start..];
-                let lit = p.literal.as_bytes();
-                let holds = if p.case_sensitive {
-                    at.starts_with(lit)
-                } else {
-                    lb[start..].starts_with(p.literal.to_ascii_lowercase().as_bytes())
-                };
+                let holds = p.literals.iter().any(|l| {
+                    if p.case_sensitive {
+                        at.starts_with(l.as_bytes())
+                    } else {
+                        at.len() >= l.len() && at[..l.len()].eq_ignore_ascii_case(l.as_bytes())
+                    }
+                });
                 let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
                 if !holds || (p.word_start && start > 0 && word(lb[start - 1])) {
                     continue;

@@ -268,17 +268,47 @@ fn hand_list_coverage() {
 fn prefix_rules_gate_their_keyword() {
     let p = prefix_of(r"\b(ey[a-zA-Z0-9]{17,}\.ey)", "ey").unwrap();
     assert_eq!(
-        (p.literal.as_str(), p.case_sensitive, p.word_start),
+        (p.literals[0].as_str(), p.case_sensitive, p.word_start),
         ("ey", true, true)
     );
     let p = prefix_of("SK[0-9a-fA-F]{32}", "sk").unwrap();
     assert_eq!(
-        (p.literal.as_str(), p.case_sensitive, p.word_start),
+        (p.literals[0].as_str(), p.case_sensitive, p.word_start),
         ("SK", true, false)
     );
     assert!(prefix_of(r"(?i)\b(npm_[a-z0-9]{36})", "npm_").is_some_and(|p| !p.case_sensitive));
     assert!(prefix_of(r"\b(sk-(?:proj|svcacct)-x)T3BlbkFJ", "t3blbkfj").is_none());
     assert!(prefix_of(r"(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE", "-----begin").is_some());
+    // An alternation of literals that each start with a keyword (vault's `hvs.` and `s.`).
+    let p = prefix_of(
+        r#"\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))(?:[\x60'"\s;]|\\[nr]|$)"#,
+        "hvs.,s.",
+    )
+    .unwrap();
+    assert_eq!(
+        (p.literals.clone(), p.case_sensitive, p.word_start),
+        (vec!["hvs.".to_string(), "s.".to_string()], true, true)
+    );
+    // An alternative without a keyword literal, an alternation in an outer group or at the
+    // top level (where `\b` binds to the first alternative only): no prefix.
+    assert!(prefix_of(r"\b((?:hvs\.x|[a-z]s\.y))", "hvs.,s.").is_none());
+    assert!(prefix_of(r"((?:abc)|def)", "abc").is_none());
+    assert!(prefix_of(r"\babc|def", "abc").is_none());
+    assert!(prefix_of(r"(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z2-7]{16}", "a3t,akia,asia").is_some());
+    assert!(prefix_of(r"(?:A3T[A-Z0-9]|AKIA|[AB]SIA)", "a3t,akia,asia").is_none());
+    // Classes and escapes inside the group do not split it.
+    let p = prefix_of(r"(ab[|)]c\|d|xy)", "ab,xy").unwrap();
+    assert_eq!(p.literals, vec!["ab".to_string(), "xy".to_string()]);
+    // Sentences ending in a plural (`seconds. `) hold `s.` inside a word: no window for vault.
+    let prose = "The build finished in 42 seconds. Tests: 118 passed. ".repeat(80);
+    assert!(scan(&prose, 4).is_empty());
+    let vault = format!("token s.{} here", "Ab3dE6gH9jK2mN5pQ8rS1tU4");
+    assert_eq!(
+        first(&vault).map(|h| h.rule),
+        Some("vault-service-token"),
+        "{vault}"
+    );
+    assert!(first(&format!("token xs.{}", "Ab3dE6gH9jK2mN5pQ8rS1tU4")).is_none());
     // `ey` inside `key` or `they`, `SK` as `sk` in `ask`: no window, nothing compiled for them.
     let eng: &'static Engine = Box::leak(Box::new(build()));
     let _ = eng;
