@@ -48,6 +48,10 @@ pub const SESSION_FILES: i64 = 200;
 /// Digests of values read from secret files that a call's view holds (newest first).
 pub const SECRET_DIGESTS: i64 = 2000;
 
+/// Window digests of values read from secret files that a call's view holds (newest first):
+/// [`crate::policy::secret_values::MAX_WINDOWS_PER_VALUE`] for 64 values.
+pub const SECRET_WINDOWS: i64 = 4096;
+
 /// Loads what the policy needs to decide `ev`: creates or refreshes the session row (every
 /// event but [`EventKind::Other`] and a pre-tool event without a tool; a row first created by
 /// an event that is no session start, [`Event::starts_session`], is tainted: see
@@ -112,6 +116,12 @@ pub fn fill_call_view(
         )
     }) {
         view.secret_digests = store.secret_digests(session, SECRET_DIGESTS)?;
+        if !view.secret_digests.is_empty() {
+            view.secret_windows = store.secret_windows(session, SECRET_WINDOWS)?;
+            if !view.secret_windows.is_empty() {
+                view.secret_window_key = store.secret_window_key(false)?;
+            }
+        }
     }
     if view.session.tainted {
         view.tainted_scopes =
@@ -144,8 +154,19 @@ pub fn apply(store: &Store, session: &str, effects: &[Effect]) -> Result<Applied
             Effect::Taint(reason) => store.taint(session, reason)?,
             Effect::Expose(source) => store.expose(session, source)?,
             Effect::RecordFiles(files) => store.record_files(session, files)?,
-            Effect::RecordSecretDigests { digests, source } => {
-                store.record_secret_digests(session, digests, source)?
+            Effect::RecordSecretDigests {
+                digests,
+                windows,
+                source,
+            } => {
+                store.record_secret_digests(session, digests, source)?;
+                if !windows.0.is_empty() {
+                    if let Some(key) = store.secret_window_key(true)? {
+                        let m = crate::policy::secret_values::WindowMatcher::new(&key);
+                        let d: Vec<String> = windows.0.iter().map(|w| m.digest(w)).collect();
+                        store.record_secret_digests(session, &d, source)?;
+                    }
+                }
             }
             Effect::ConsumeApproval(id) => store.consume_approval(*id)?,
             Effect::Spend(s) => store.record_spend(session, s)?,

@@ -39,6 +39,24 @@ pub struct SessionView {
     /// read them (newest first, at most `crate::effects::SECRET_DIGESTS`); loaded for calls
     /// that can reach the network. See `crate::policy::secret_values`.
     pub secret_digests: Vec<(String, String)>,
+    /// Keyed digests of folded windows of those values (`w` and 63 hex characters), with their
+    /// sources (newest first, at most `crate::effects::SECRET_WINDOWS`), and the database's
+    /// window key; loaded with [`SessionView::secret_digests`].
+    pub secret_windows: Vec<(String, String)>,
+    /// The database's key for window digests (`crate::state::Store::secret_window_key`);
+    /// `None` when none was made yet (then no window digest exists either).
+    pub secret_window_key: Option<Vec<u8>>,
+}
+
+/// Folded windows of secret values (`crate::policy::secret_values::value_windows`), held in
+/// memory only until they are stored as keyed digests; `Debug` shows only how many there are.
+#[derive(Clone, PartialEq, Default)]
+pub struct SecretWindows(pub Vec<Vec<u8>>);
+
+impl std::fmt::Debug for SecretWindows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SecretWindows({} windows)", self.0.len())
+    }
 }
 
 /// A file an earlier call of the session left behind that matters later: one holding secret
@@ -124,6 +142,9 @@ pub enum Effect {
     RecordSecretDigests {
         /// Lower-case hex SHA-256 digests.
         digests: Vec<String>,
+        /// The values' folded windows, stored as keyed digests under the database's key
+        /// (`crate::policy::secret_values::value_windows`).
+        windows: SecretWindows,
         /// The reading call, for the evidence.
         source: String,
     },

@@ -391,3 +391,21 @@ fn hook_uses_shared_helper() {
     );
     assert_eq!(r.code, 0, "{r:?}");
 }
+
+#[test]
+fn contracts_check_warns_about_contracts_of_a_config_named_by_the_environment() {
+    let e = env(CONTRACT);
+    let cfg = e.config.to_str().unwrap();
+    let r = common::run_env(
+        &["contracts", "check"],
+        b"",
+        &e.db,
+        &[("INTENTSHIELD_CONFIG", cfg)],
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.contains("are ignored by the hook"), "{}", r.stdout);
+    // Checked as written with --config: no warning.
+    let r = run(&["contracts", "check", "--config", cfg], b"", &e.db);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!r.stdout.contains("ignored"), "{}", r.stdout);
+}

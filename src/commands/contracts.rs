@@ -62,7 +62,6 @@ pub fn run(m: &ArgMatches) -> CliResult {
     let cfg =
         config::load(&flags).map_err(|e| CliError::failure("intentshield contracts check", e))?;
     let set = &cfg.contracts;
-    let mut failed = false;
     println!(
         "{} contract(s), {} registr{} ({})",
         set.list.len(),
@@ -76,6 +75,42 @@ pub fn run(m: &ArgMatches) -> CliResult {
             .as_ref()
             .map_or("no config file".into(), |f| f.display().to_string())
     );
+    // A config named only by the environment may only tighten: the hook ignores its contracts
+    // (they replace later checks). Say so rather than print an empty set.
+    let mut failed = false;
+    if flags.config.is_none()
+        && set.list.is_empty()
+        && (crate::env::config_is_set() || crate::env::config_home_is_steered())
+    {
+        if let Some(file) = cfg.file.clone() {
+            let named = Flags {
+                config: Some(file.clone()),
+                ..Flags::default()
+            };
+            match config::load(&named) {
+                Err(e) => {
+                    println!(
+                        "warning: cannot read the contracts of {}: {e}",
+                        file.display()
+                    );
+                    failed = true;
+                }
+                Ok(c) if !c.contracts.list.is_empty() || !c.contracts.registries.is_empty() => {
+                    println!(
+                        "warning: {} contract(s) and {} registr{} in {} are ignored by the hook: a config named by $INTENTSHIELD_CONFIG or under a moved $XDG_CONFIG_HOME may only tighten settings, and contracts replace later checks; the normal checks decide those tools. Move them to the protected config file{} or check them with --config.",
+                        c.contracts.list.len(),
+                        c.contracts.registries.len(),
+                        if c.contracts.registries.len() == 1 { "y" } else { "ies" },
+                        file.display(),
+                        config::default_config_path()
+                            .map_or(String::new(), |p| format!(" ({})", p.display())),
+                    );
+                    failed = true;
+                }
+                Ok(_) => {}
+            }
+        }
+    }
     for r in set.registries.values() {
         if let Ok(d) = sources::load_registry(r) {
             println!(

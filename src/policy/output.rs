@@ -170,7 +170,19 @@ fn secret_digests(tool: &Tool, output: &str, ctx: &Context<'_>) -> Option<Effect
     let mut digests: Vec<String> = values.iter().map(|v| secret_values::digest(v)).collect();
     digests.sort_unstable();
     digests.dedup();
-    Some(Effect::RecordSecretDigests { digests, source })
+    let mut windows: Vec<Vec<u8>> = Vec::new();
+    for v in values.iter().take(secret_values::MAX_WINDOWED_VALUES) {
+        for w in secret_values::value_windows(v) {
+            if !windows.contains(&w) {
+                windows.push(w);
+            }
+        }
+    }
+    Some(Effect::RecordSecretDigests {
+        digests,
+        windows: crate::session::SecretWindows(windows),
+        source,
+    })
 }
 
 /// The injected passage around a match at byte `off`: the record of the output that holds it,

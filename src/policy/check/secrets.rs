@@ -82,6 +82,56 @@ fn outbound(call: &mut Call<'_>) {
             return;
         }
     }
+    windows_hit(call);
+}
+
+/// The window check of [`outbound`]: the call's argument texts, joined (so that a value split
+/// across JSON fields or parameters is whole again), folded and looked up window by window
+/// among the session's window digests (`crate::policy::secret_values::WindowMatcher`). Adds
+/// the `secret.value_outbound` deny and returns true on a hit.
+fn windows_hit(call: &mut Call<'_>) -> bool {
+    let (Some(key), false) = (
+        call.view.secret_window_key.as_deref(),
+        call.view.secret_windows.is_empty(),
+    ) else {
+        return false;
+    };
+    let known: std::collections::HashSet<&str> = call
+        .view
+        .secret_windows
+        .iter()
+        .map(|(d, _)| d.as_str())
+        .collect();
+    let m = crate::policy::secret_values::WindowMatcher::new(key);
+    let mut joined = String::new();
+    for (_, text) in &call.facts.leaves {
+        if joined.len() >= crate::policy::secret_values::WINDOW_TEXT_MAX * 4 {
+            break;
+        }
+        joined.push_str(text);
+    }
+    let Some(source) = m.first_in(&joined, &known).and_then(|d| {
+        call.view
+            .secret_windows
+            .iter()
+            .find(|(k, _)| *k == d)
+            .map(|(_, s)| s.clone())
+    }) else {
+        return false;
+    };
+    let name = call.name.clone();
+    call.verdicts.add(
+        Decision::new(
+            Verdict::Deny,
+            Reason::SecretValueOutbound,
+            format!(
+                "the arguments of {name} carry part of a value this session read from a secret file ({source}), changed (split, reversed, case-folded or joined)"
+            ),
+        )
+        .rule("secret.value_outbound")
+        .evidence(source),
+    );
+    true
 }
 
 /// Adds the secret-read, remembered-file and persistence verdicts, and the effect that

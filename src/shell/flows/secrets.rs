@@ -138,6 +138,8 @@ const HOME_CREDENTIALS: &[&str] = &[
     ".config/rclone/rclone.conf",
     ".config/doctl/config.yaml",
     ".my.cnf",
+    ".mylogin.cnf",
+    ".smbcredentials",
     ".databrickscfg",
     ".terraformrc",
     ".config/containers/auth.json",
@@ -378,11 +380,28 @@ fn path_kind(p: &str) -> Option<SecretKind> {
     {
         return Some(SecretKind::CloudCredential);
     }
+    // The same credential files wherever the home folder is (a container's, another user's).
     if matches!(
         name,
-        ".netrc" | ".pgpass" | ".git-credentials" | "credentials.json" | ".vault-token"
+        ".netrc"
+            | "_netrc"
+            | ".pgpass"
+            | ".git-credentials"
+            | "credentials.json"
+            | ".vault-token"
+            | ".my.cnf"
+            | ".mylogin.cnf"
+            | ".pypirc"
+            | ".s3cfg"
+            | ".boto"
+            | ".smbcredentials"
+            | ".smbcreds"
     ) {
         return Some(SecretKind::CloudCredential);
+    }
+    // Password hashes of a web server: the Read tool's decision, values remembered.
+    if name == ".htpasswd" || name == "htpasswd" {
+        return Some(SecretKind::EnvFile);
     }
     // A Kubernetes pod's service-account token; an SSH server's host keys.
     if lower.starts_with("/var/run/secrets/") || lower.starts_with("/run/secrets/") {

@@ -69,6 +69,25 @@ fn env_templates_are_not_secrets() {
     assert!(is_secret_path(".env.production"));
     assert!(is_secret_path("~/.ssh/id_ed25519"));
     assert!(!is_secret_path("~/.ssh/id_ed25519.pub"));
+    // The netrc/pgpass family, in a home folder or another (a container's, a backup).
+    for p in [
+        "~/.netrc",
+        "~/.pgpass",
+        "~/.my.cnf",
+        "~/.pypirc",
+        "~/.git-credentials",
+        "~/.docker/config.json",
+        "~/.s3cfg",
+        "~/.boto",
+        "~/.smbcredentials",
+        "/srv/backup/home/.pgpass",
+        "deploy/.htpasswd",
+    ] {
+        assert!(is_secret_path(p), "{p}");
+    }
+    assert_eq!(secret_kind("site/.htpasswd"), Some(SecretKind::EnvFile));
+    assert!(!is_secret_path("docs/netrc.md"));
+    assert!(!is_secret_path("src/pgpass.rs"));
 }
 
 #[test]
