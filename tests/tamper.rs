@@ -98,6 +98,10 @@ fn the_guard_state_config_and_binary_cannot_be_replaced() {
         "rm -rf ~/.config/intentshield && mv /tmp/c ~/.config/intentshield".to_string(),
         "cd ~/.config/intentshield && printf 'review = \"never\"' > config.toml".to_string(),
         format!("sqlite3 {} 'UPDATE sessions SET tainted=0'", db.display()),
+        // The guard's own settings the line does not set come from the environment the
+        // agent's shell shares with the hook.
+        "cp /dev/null $INTENTSHIELD_DB".to_string(),
+        "rm -f \"${INTENTSHIELD_DB}-wal\"".to_string(),
         format!(
             "echo 'DELETE FROM sessions' | xargs -0 sqlite3 {}",
             db.display()

@@ -319,7 +319,16 @@ impl Builder<'_> {
     /// The value the analysis knows for a parameter.
     fn value(&self, p: &Parameter) -> Option<String> {
         match p {
-            Parameter::Named(n) => self.vars.get(n).map(str::to_string),
+            Parameter::Named(n) => self.vars.get(n).map(str::to_string).or_else(|| {
+                // The guard's own settings (`INTENTSHIELD_DB`, `INTENTSHIELD_CONFIG`, ...) that
+                // the line does not set: the shell the agent runs inherits them from the same
+                // environment the hook runs in, so `cp /dev/null "$INTENTSHIELD_DB"` names the
+                // database the hook protects. Other variables stay as written.
+                n.starts_with("INTENTSHIELD_")
+                    .then(|| std::env::var(n).ok())
+                    .flatten()
+                    .filter(|v| !v.is_empty() && v.len() <= 4096)
+            }),
             Parameter::Positional(k) => {
                 let pos = self.vars.positional.as_ref()?;
                 Some(pos.get(*k as usize).cloned().unwrap_or_default())
