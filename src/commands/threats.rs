@@ -1,15 +1,19 @@
 //! `intentshield threats`: see and steer the threat memory (`crate::threats`), and manage
 //! threat packs.
 //!
-//! `stats`, `list`, `show ID` and `export` read; `confirm ID` (a learned entry then denies),
+//! `stats`, `list`, `show ID`, `export` and `pack list` only read (never creating a database);
+//! `confirm ID` (a learned entry then denies),
 //! `allow VALUE` (a value, a domain or a source `mcp:<server>` / `web:<domain>` is cleared and
 //! never learned again), `forget ID` and `import FEED` (a JSON feed, as `export` writes it, or
-//! one value per line: denies) change it. `pack verify FILE`, `pack install FILE [--key HEX |
+//! one value per line) change it. `pack verify FILE`, `pack install FILE [--key HEX |
 //! --sha256 | --hmac-key HEX]`, `pack list`, `pack remove NAME`, `pack keygen`, `pack sign FILE
-//! --key-file F`. Every subcommand takes `--json` and `--db`. The hook refuses the changing ones
+//! --key-file F`. `import` keeps a feed's learned entries learned (they ask) unless `--confirm`,
+//! carries fingerprints, and drops (naming why) values on the benign gate set's common domains.
+//! Every subcommand takes `--json` and `--db`. The hook refuses the changing ones
 //! to the agent (`tamper.guard_command`).
 
 use crate::exit::{CliError, CliResult, ExitStatus};
+use crate::provenance::kind;
 use crate::state::{self, Store};
 use crate::threats::{packs, Status};
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -72,8 +76,9 @@ pub fn command() -> Command {
         .subcommand(common(Command::new("forget").about("Remove one entry").arg(id())))
         .subcommand(common(
             Command::new("import")
-                .about("Import indicators from a feed (JSON as `export` writes it, or one value per line): denied")
-                .arg(file()),
+                .about("Import a feed (JSON as `export` writes it, or one value per line): learned entries stay learned (ask), the rest deny")
+                .arg(file())
+                .arg(Arg::new("confirm").long("confirm").action(ArgAction::SetTrue).help("Import learned entries as denies too")),
         ))
         .subcommand(common(Command::new("export").about("All entries as JSON")))
         .subcommand(
@@ -112,6 +117,14 @@ fn open(m: &ArgMatches) -> Result<Store, CliError> {
     Store::open(&path).map_err(|e| CliError::error(CONTEXT, e))
 }
 
+/// The database for a reading subcommand: opened read-only, never created (exit 2 with
+/// `no database at PATH …` when there is none, like `log`).
+fn open_read(m: &ArgMatches) -> Result<Store, CliError> {
+    let path = state::db_path(m.get_one::<PathBuf>("db").map(PathBuf::as_path))
+        .map_err(|e| CliError::error(CONTEXT, e))?;
+    Store::open_read_only(&path).map_err(|e| CliError::error(CONTEXT, e))
+}
+
 fn err(e: impl std::fmt::Display) -> CliError {
     CliError::error(CONTEXT, e)
 }
@@ -137,7 +150,7 @@ fn print(m: &ArgMatches, j: serde_json::Value, text: &str) -> CliResult {
 pub fn run(m: &ArgMatches) -> CliResult {
     match m.subcommand() {
         Some(("stats", sub)) => {
-            let s = open(sub)?.threat_stats().map_err(err)?;
+            let s = open_read(sub)?.threat_stats().map_err(err)?;
             let (n, k, p) = crate::threats::gate::sizes();
             let text = format!(
                 "indicators: {}\nfingerprints: {}\nsources (sessions with injected content): {}\nhostile: {}\nallowed: {}\nbenign gate set: {n} shingles, {k} domains, {p} probe bytes",
@@ -151,7 +164,7 @@ pub fn run(m: &ArgMatches) -> CliResult {
         }
         Some(("list", sub)) => {
             let limit = *sub.get_one::<i64>("limit").unwrap_or(&100);
-            let rows = open(sub)?.threat_rows(limit).map_err(err)?;
+            let rows = open_read(sub)?.threat_rows(limit).map_err(err)?;
             let text = if rows.is_empty() {
                 "the threat memory is empty".to_string()
             } else {
@@ -180,7 +193,7 @@ pub fn run(m: &ArgMatches) -> CliResult {
                 .get_one::<String>("id")
                 .map(String::as_str)
                 .unwrap_or("");
-            let rows = open(sub)?.threat_rows(i64::MAX).map_err(err)?;
+            let rows = open_read(sub)?.threat_rows(i64::MAX).map_err(err)?;
             let r = rows
                 .into_iter()
                 .find(|r| r.id.eq_ignore_ascii_case(id))
@@ -222,6 +235,11 @@ pub fn run(m: &ArgMatches) -> CliResult {
                 .get_one::<String>("value")
                 .map(String::as_str)
                 .unwrap_or("");
+            if v.trim().is_empty() || !v.chars().any(char::is_alphanumeric) {
+                return Err(err(format!(
+                    "refused to allow {v:?}: give a value, a domain or a source (mcp:<server>, web:<domain>)"
+                )));
+            }
             let n = open(sub)?.allow_threat(v).map_err(err)?;
             print(
                 sub,
@@ -243,26 +261,67 @@ pub fn run(m: &ArgMatches) -> CliResult {
             let file = sub
                 .get_one::<PathBuf>("file")
                 .ok_or_else(|| err("no feed"))?;
-            let items = read_feed(file).map_err(err)?;
+            let feed =
+                read_feed(file).map_err(|e| err(format!("{} refused: {e}", file.display())))?;
             let origin = format!(
                 "feed:{}",
                 file.file_name()
                     .map(|f| f.to_string_lossy().into_owned())
                     .unwrap_or_default()
             );
-            let store = open(sub)?;
-            let n = store
-                .import_threat_indicators(&items, Status::Imported, &origin)
-                .map_err(err)?;
+            let confirm = sub.get_flag("confirm");
+            let mut store = open(sub)?;
+            store.begin().map_err(err)?;
+            let mut counts: Vec<(Status, usize, usize)> = Vec::new();
+            for status in [Status::Learned, Status::Imported] {
+                let as_status = if confirm { Status::Imported } else { status };
+                let inds: Vec<(String, String)> = feed
+                    .indicators
+                    .iter()
+                    .filter(|(_, _, s)| *s == status)
+                    .map(|(v, k, _)| (v.clone(), k.clone()))
+                    .collect();
+                let fps: Vec<(Vec<u32>, String)> = feed
+                    .fingerprints
+                    .iter()
+                    .filter(|(_, _, s)| *s == status)
+                    .map(|(f, e, _)| (f.clone(), e.clone()))
+                    .collect();
+                let ni = store
+                    .import_threat_indicators(&inds, as_status, &origin)
+                    .map_err(err)?;
+                let nf = store
+                    .import_threat_fingerprints(&fps, as_status, &origin)
+                    .map_err(err)?;
+                counts.push((as_status, ni, nf));
+            }
             store.rebuild_threat_summary().map_err(err)?;
+            store.commit().map_err(err)?;
+            let (learned, denied) = (counts[0], counts[1]);
+            let mut text = format!(
+                "from {origin}: {} indicators and {} fingerprints imported as denied, {} indicators and {} fingerprints as learned (they ask{})",
+                denied.1 + if confirm { learned.1 } else { 0 },
+                denied.2 + if confirm { learned.2 } else { 0 },
+                if confirm { 0 } else { learned.1 },
+                if confirm { 0 } else { learned.2 },
+                if confirm { "" } else { "; --confirm makes them deny" },
+            );
+            for (line, why) in &feed.dropped {
+                text.push_str(&format!("\ndropped {line}: {why}"));
+            }
             print(
                 sub,
-                json!({"imported": n, "origin": origin}),
-                &format!("{n} indicators imported from {origin}: calls carrying them are denied"),
+                json!({"origin": origin,
+                       "denied": {"indicators": denied.1 + if confirm { learned.1 } else { 0 },
+                                  "fingerprints": denied.2 + if confirm { learned.2 } else { 0 }},
+                       "learned": {"indicators": if confirm { 0 } else { learned.1 },
+                                   "fingerprints": if confirm { 0 } else { learned.2 }},
+                       "dropped": feed.dropped.iter().map(|(l, w)| json!({"entry": l, "reason": w})).collect::<Vec<_>>()}),
+                &text,
             )
         }
         Some(("export", sub)) => {
-            let rows = open(sub)?.threat_rows(i64::MAX).map_err(err)?;
+            let rows = open_read(sub)?.threat_rows(i64::MAX).map_err(err)?;
             let j = serde_json::to_value(&rows).map_err(err)?;
             let text = serde_json::to_string_pretty(&j).map_err(err)?;
             print(sub, j, &text)
@@ -282,38 +341,136 @@ fn fmt_pairs(p: &[(String, i64)]) -> String {
         .join(", ")
 }
 
-/// A feed: a JSON array of `{value, kind}` objects (as `export` writes it; fingerprint rows
-/// skipped), or one value per line (kind guessed by the extractor). At most 20,000.
-fn read_feed(file: &Path) -> Result<Vec<(String, String)>, String> {
+/// Most entries read from one feed.
+const MAX_FEED_ENTRIES: usize = 20_000;
+
+/// What a feed holds: indicators `(value, kind, status)`, fingerprints `(sample, excerpt,
+/// status)` (status [`Status::Learned`] or [`Status::Imported`]), and the entries dropped with
+/// the reason (`line N` / `entry N`, why).
+#[derive(Debug, Default)]
+struct Feed {
+    indicators: Vec<(String, String, Status)>,
+    fingerprints: Vec<(Vec<u32>, String, Status)>,
+    dropped: Vec<(String, String)>,
+}
+
+/// Kinds an imported indicator may have.
+const FEED_KINDS: &[&str] = &[
+    kind::EMAIL,
+    kind::URL,
+    kind::HOST,
+    kind::DOMAIN,
+    kind::IBAN,
+    kind::NUMBER,
+    kind::PATH,
+    kind::ACCOUNT,
+    kind::IDENT,
+    kind::REPO,
+];
+
+/// Why an indicator may not be imported: an unknown kind, an empty value, or a value on a
+/// common domain of the benign gate set (the list learning uses: importing `github.com` would
+/// deny every clone).
+fn refuse_indicator(value: &str, vkind: &str) -> Option<String> {
+    if !FEED_KINDS.contains(&vkind) {
+        return Some(format!("unknown kind {vkind:?}"));
+    }
+    if value.is_empty() || value.len() > 512 {
+        return Some("empty or over 512 bytes".into());
+    }
+    let d = crate::threats::host_of(value, vkind).and_then(|h| crate::threats::registrable(&h));
+    match d {
+        Some(d) if crate::threats::gate::common_domain(&d) => Some(format!(
+            "{d} is a common domain of the benign gate set (never learned, never imported)"
+        )),
+        _ => None,
+    }
+}
+
+/// A feed: a JSON array as `export` writes it (`value`, `kind`, `status`; fingerprints with
+/// their `sample`), or one value per line (kind guessed by the extractor; imported: denies).
+/// A text that starts like JSON must parse as a JSON array. At most [`MAX_FEED_ENTRIES`].
+fn read_feed(file: &Path) -> Result<Feed, String> {
     let meta = std::fs::metadata(file).map_err(|e| format!("{}: {e}", file.display()))?;
     if meta.len() > 8 << 20 {
         return Err("feed is over 8 MiB".into());
     }
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let mut out = Vec::new();
-    if let Ok(serde_json::Value::Array(items)) = serde_json::from_str(&text) {
-        for i in items {
-            let v = i.get("value").and_then(|v| v.as_str());
-            let k = i.get("kind").and_then(|v| v.as_str());
-            if let (Some(v), Some(k)) = (v, k) {
-                if !k.starts_with("fingerprint") {
-                    out.push((v.trim().to_lowercase(), k.to_string()));
+    let mut feed = Feed::default();
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('[') || trimmed.starts_with('{') {
+        let items = match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(serde_json::Value::Array(items)) => items,
+            Ok(_) => return Err("not a JSON array of entries (as `threats export` writes)".into()),
+            Err(e) => return Err(format!("malformed JSON: {e}")),
+        };
+        for (n, i) in items.iter().enumerate().take(MAX_FEED_ENTRIES) {
+            let at = format!("entry {}", n + 1);
+            let v = i.get("value").and_then(|v| v.as_str()).unwrap_or("");
+            let k = i.get("kind").and_then(|v| v.as_str()).unwrap_or("");
+            let status = match i.get("status").and_then(|v| v.as_str()) {
+                Some("learned") => Status::Learned,
+                Some("confirmed" | "imported" | "pack") | None => Status::Imported,
+                Some(other) => {
+                    feed.dropped.push((at, format!("unknown status {other:?}")));
+                    continue;
                 }
+            };
+            if k.starts_with("fingerprint") {
+                let sample = i
+                    .get("sample")
+                    .and_then(|v| v.as_str())
+                    .and_then(packs::unhex)
+                    .filter(|b| !b.is_empty() && b.len() % 4 == 0 && b.len() <= 4096)
+                    .map(|b| crate::threats::fingerprint::sample_from_bytes(&b));
+                match sample {
+                    None => feed
+                        .dropped
+                        .push((at, "fingerprint without a readable sample".into())),
+                    Some(s)
+                        if s.iter()
+                            .filter(|h| crate::threats::gate::common_shingle(**h))
+                            .count()
+                            * 2
+                            >= s.len() =>
+                    {
+                        feed.dropped
+                            .push((at, "fingerprint common in benign text (gate set)".into()))
+                    }
+                    Some(s) => {
+                        feed.fingerprints
+                            .push((s, crate::text::cap(v, 200).to_string(), status))
+                    }
+                }
+                continue;
+            }
+            let v = v.trim().to_lowercase();
+            match refuse_indicator(&v, k) {
+                Some(why) => feed.dropped.push((format!("{at} ({v})"), why)),
+                None => feed.indicators.push((v, k.to_string(), status)),
             }
         }
     } else {
-        for line in text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        {
-            if let Some(v) = crate::provenance::extract(line).into_iter().next() {
-                out.push((v.text, v.kind.to_string()));
+        for (n, line) in text.lines().enumerate().take(MAX_FEED_ENTRIES) {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let at = format!("line {} ({})", n + 1, crate::text::cap(line, 60));
+            match crate::provenance::extract(line).into_iter().next() {
+                None => feed
+                    .dropped
+                    .push((at, "no address, URL, host or other value found".into())),
+                Some(v) => match refuse_indicator(&v.text, v.kind) {
+                    Some(why) => feed.dropped.push((at, why)),
+                    None => feed
+                        .indicators
+                        .push((v.text, v.kind.to_string(), Status::Imported)),
+                },
             }
         }
     }
-    out.truncate(20_000);
-    Ok(out)
+    Ok(feed)
 }
 
 fn run_pack(m: &ArgMatches) -> CliResult {
@@ -395,7 +552,7 @@ fn run_pack(m: &ArgMatches) -> CliResult {
             }
         }
         Some(("list", sub)) => {
-            let rows = open(sub)?.threat_packs().map_err(err)?;
+            let rows = open_read(sub)?.threat_packs().map_err(err)?;
             let text = if rows.is_empty() {
                 "no threat pack installed".to_string()
             } else {

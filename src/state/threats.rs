@@ -43,15 +43,21 @@ pub struct ThreatRow {
     pub first_seen: i64,
     /// See `first_seen`.
     pub last_seen: i64,
+    /// A fingerprint's sample (its shingle hashes as stored, hex), so that `export` and
+    /// `import` carry it; `None` for indicators.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample: Option<String>,
 }
 
 /// What learning one lesson stored.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Learned {
-    /// Indicators added or seen again.
+    /// Indicators added (new rows).
     pub indicators: usize,
-    /// Fingerprints added or seen again.
+    /// Fingerprints added (new rows).
     pub fingerprints: usize,
+    /// Indicators and fingerprints already stored and seen again (their last-seen refreshed).
+    pub seen_again: usize,
     /// True when the source became hostile with this lesson.
     pub hostile: bool,
 }
@@ -202,25 +208,50 @@ impl Store {
         let mut count = self.conn.prepare_cached(
             "UPDATE threat_indicators SET sessions=(SELECT count(*) FROM threat_indicator_sessions WHERE indicator_id=?1) WHERE id=?1",
         )?;
+        // A domain the session's user typed a value under is theirs, never an indicator.
+        let mut user_domain = self.conn.prepare_cached(
+            "SELECT 1 FROM prov_values WHERE session_id=?1 AND origin='user'
+               AND (value=?2 OR value LIKE '%@' || ?2 OR value LIKE '%.' || ?2
+                    OR value LIKE '%://' || ?2 || '%' OR value LIKE '%.' || ?2 || '/%')",
+        )?;
+        let mut have_ind = self
+            .conn
+            .prepare_cached("SELECT 1 FROM threat_indicators WHERE value=?1")?;
         for (v, k) in &l.indicators {
-            if user.exists(params![session, v])? || self.threat_allowed(v, k)? {
+            if user.exists(params![session, v])?
+                || (*k == crate::provenance::kind::DOMAIN
+                    && user_domain.exists(params![session, v])?)
+                || self.threat_allowed(v, k)?
+            {
                 continue;
             }
+            let known = have_ind.exists([v])?;
             let id: i64 = ins.query_row(params![v, k, session, tool, t], |r| r.get(0))?;
             link.execute(params![id, session])?;
             count.execute(params![id])?;
-            out.indicators += 1;
+            if known {
+                out.seen_again += 1;
+            } else {
+                out.indicators += 1;
+            }
         }
         let mut fp = self.conn.prepare_cached(
             "INSERT INTO threat_fingerprints(digest, sample, blanked, status, origin, session_id, tool, excerpt, first_seen, last_seen)
              VALUES(?1, ?2, ?3, 'learned', ?4, ?4, ?5, ?6, ?7, ?7)
              ON CONFLICT(digest) DO UPDATE SET last_seen=excluded.last_seen",
         )?;
+        let mut have_fp = self
+            .conn
+            .prepare_cached("SELECT 1 FROM threat_fingerprints WHERE digest=?1")?;
         for (sample, blanked, excerpt) in &l.fingerprints {
             let bytes = fingerprint::sample_bytes(sample);
             let digest = crate::text::hex(&bytes);
+            if have_fp.exists([&digest])? {
+                out.seen_again += 1;
+            } else {
+                out.fingerprints += 1;
+            }
             fp.execute(params![digest, bytes, blanked, session, tool, excerpt, t])?;
-            out.fingerprints += 1;
         }
         if let Some(src) = &l.source {
             let before = self.hostile_sources()?;
@@ -381,13 +412,14 @@ impl Store {
                 hits: r.get(7)?,
                 first_seen: r.get(8)?,
                 last_seen: r.get(9)?,
+                sample: None,
             })
         })?;
         for r in rows {
             out.push(r?);
         }
         let mut st = self.conn.prepare(
-            "SELECT id, excerpt, blanked, status, origin, tool, hits, first_seen, last_seen
+            "SELECT id, excerpt, blanked, status, origin, tool, hits, first_seen, last_seen, sample
              FROM threat_fingerprints ORDER BY last_seen DESC, id DESC LIMIT ?1",
         )?;
         let rows = st.query_map([limit], |r| {
@@ -407,6 +439,7 @@ impl Store {
                 hits: r.get(6)?,
                 first_seen: r.get(7)?,
                 last_seen: r.get(8)?,
+                sample: Some(crate::text::hex(&r.get::<_, Vec<u8>>(9)?)),
             })
         })?;
         for r in rows {
@@ -493,8 +526,9 @@ impl Store {
         Ok(n)
     }
 
-    /// Adds indicators with a status other than learned (an imported feed, a pack): `origin`
-    /// names the feed or pack. Existing rows take the stronger status. Returns rows written.
+    /// Adds indicators from an imported feed or a pack (`origin` names it) with `status`
+    /// (learned entries of a feed stay learned: they ask). An existing row takes the new status
+    /// unless it is `learned` (a feed never weakens a deny). Returns rows written.
     ///
     /// # Errors
     ///
@@ -509,7 +543,10 @@ impl Store {
         let mut st = self.conn.prepare_cached(
             "INSERT INTO threat_indicators(value, vkind, status, origin, first_seen, last_seen)
              VALUES(?1, ?2, ?3, ?4, ?5, ?5)
-             ON CONFLICT(value) DO UPDATE SET status=excluded.status, origin=excluded.origin, last_seen=excluded.last_seen",
+             ON CONFLICT(value) DO UPDATE SET
+               status=CASE WHEN excluded.status='learned' THEN threat_indicators.status ELSE excluded.status END,
+               origin=CASE WHEN excluded.status='learned' THEN threat_indicators.origin ELSE excluded.origin END,
+               last_seen=excluded.last_seen",
         )?;
         let mut n = 0;
         for (v, k) in items {
@@ -518,8 +555,8 @@ impl Store {
         Ok(n)
     }
 
-    /// Adds fingerprints with a status other than learned (a pack's sentences). Returns rows
-    /// written; rebuilds the summary.
+    /// Adds fingerprints from a pack or an imported feed with `status` (as for
+    /// [`Store::import_threat_indicators`]). Returns rows written; rebuilds the summary.
     ///
     /// # Errors
     ///
@@ -534,7 +571,9 @@ impl Store {
         let mut st = self.conn.prepare_cached(
             "INSERT INTO threat_fingerprints(digest, sample, status, origin, excerpt, first_seen, last_seen)
              VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?6)
-             ON CONFLICT(digest) DO UPDATE SET status=excluded.status, origin=excluded.origin",
+             ON CONFLICT(digest) DO UPDATE SET
+               status=CASE WHEN excluded.status='learned' THEN threat_fingerprints.status ELSE excluded.status END,
+               origin=CASE WHEN excluded.status='learned' THEN threat_fingerprints.origin ELSE excluded.origin END",
         )?;
         let mut n = 0;
         for (sample, excerpt) in items {

@@ -70,10 +70,15 @@ pub fn after_output(
         if !l.is_empty() {
             let learned = store.learn_threat(&ev.session_id, &name, &l)?;
             e.decision.message = format!(
-                "{}; threat memory: {} indicators, {} fingerprints learned{}",
+                "{}; threat memory: {} indicators, {} fingerprints learned{}{}",
                 e.decision.message,
                 learned.indicators,
                 learned.fingerprints,
+                if learned.seen_again > 0 {
+                    format!(", {} seen again", learned.seen_again)
+                } else {
+                    String::new()
+                },
                 if learned.hostile {
                     "; source now hostile"
                 } else {

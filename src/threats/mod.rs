@@ -226,9 +226,129 @@ fn learnable(value: &str, vkind: &str) -> bool {
     }
 }
 
+/// Header names whose lines belong to the message's own envelope (the real sender, the user's
+/// own address): never part of an injected passage, never learned.
+const HEADERS: &[&str] = &["from:", "to:", "cc:", "bcc:", "reply-to:", "sender:"];
+
+/// How far a finding is extended to its sentence, each way (bytes).
+const SENTENCE_REACH: usize = 1024;
+
+/// Most findings' sentences taken from one output.
+const MAX_SPANS: usize = 16;
+
+fn header_of(line: &str, names: &[&str]) -> bool {
+    let l = line.trim_start().as_bytes();
+    names
+        .iter()
+        .any(|h| l.len() >= h.len() && l[..h.len()].eq_ignore_ascii_case(h.as_bytes()))
+}
+
+/// True when byte `i` of `b` ends a sentence: `.`, `!` or `?` before white space, or a line
+/// break before a blank line.
+fn ends_sentence(b: &[u8], i: usize) -> bool {
+    match b.get(i) {
+        Some(b'.' | b'!' | b'?') => b.get(i + 1).is_none_or(|c| c.is_ascii_whitespace()),
+        Some(b'\n') => {
+            // A blank line follows.
+            b[i + 1..]
+                .iter()
+                .take_while(|c| **c != b'\n')
+                .all(|c| c.is_ascii_whitespace())
+        }
+        _ => false,
+    }
+}
+
+/// The byte range of the sentence around `s..e` in `output` (extended at most
+/// [`SENTENCE_REACH`] each way; cut at sentence ends and blank lines).
+fn sentence_span(output: &str, s: usize, e: usize) -> (usize, usize) {
+    let b = output.as_bytes();
+    let mut start = s;
+    let low = s.saturating_sub(SENTENCE_REACH);
+    while start > low && !ends_sentence(b, start - 1) {
+        start -= 1;
+    }
+    let mut end = e.max(start);
+    let high = (e + SENTENCE_REACH).min(b.len());
+    while end < high && !ends_sentence(b, end) {
+        end += 1;
+    }
+    if end < b.len() && b[end] != b'\n' {
+        end += 1;
+    }
+    let start = crate::text::floor_boundary(output, start.min(output.len()));
+    let end = crate::text::ceil_boundary(output, end.min(output.len()));
+    (start, end.max(start))
+}
+
+/// The lines of `text` that are not envelope header lines ([`HEADERS`]), joined.
+fn without_headers(text: &str) -> String {
+    text.split('\n')
+        .filter(|l| !header_of(l, HEADERS))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// True when `text` holds a blank line (a paragraph break).
+fn has_blank_line(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.iter()
+        .enumerate()
+        .any(|(i, c)| *c == b'\n' && ends_sentence(b, i) && b[i + 1..].contains(&b'\n'))
+}
+
+/// The injected sentences of a flagged output: each placed text finding extended to its
+/// sentence ([`sentence_span`]), merged when they overlap or share a paragraph (the sentences
+/// between them join); only passages holding a finding of weight 2 or more are kept (at most
+/// [`MAX_SPANS`]). A greeting or any other sentence without a finding stays out.
+pub fn injected_spans(output: &str, report: &crate::detect::Report) -> Vec<(usize, usize)> {
+    // (start, end, strong): every placed text finding's sentence; only a paragraph holding a
+    // finding of weight 2 or more is injected, its weaker findings' sentences join it.
+    let mut spans: Vec<(usize, usize, bool)> = Vec::new();
+    for f in &report.findings {
+        if f.origin != "text" || spans.len() >= MAX_SPANS * 2 {
+            continue;
+        }
+        let Some(off) = f.input_offset else { continue };
+        let s = crate::text::floor_boundary(output, off.min(output.len()));
+        let len = f.end.saturating_sub(f.start).min(512);
+        let e = crate::text::ceil_boundary(output, (s + len).min(output.len()));
+        let (s, e) = sentence_span(output, s, e);
+        spans.push((s, e, f.weight >= 2));
+    }
+    spans.sort_unstable();
+    let mut merged: Vec<(usize, usize, bool)> = Vec::new();
+    for (s, e, strong) in spans {
+        match merged.last_mut() {
+            // Overlapping, or in the same paragraph (the sentences between two injected
+            // ones belong to the injected passage).
+            Some(last)
+                if s <= last.1
+                    || (s - last.1 <= SENTENCE_REACH && !has_blank_line(&output[last.1..s])) =>
+            {
+                last.1 = last.1.max(e);
+                last.2 |= strong;
+            }
+            _ => merged.push((s, e, strong)),
+        }
+    }
+    merged
+        .into_iter()
+        .filter(|m| m.2)
+        .take(MAX_SPANS)
+        .map(|(s, e, _)| (s, e))
+        .collect()
+}
+
 /// What the flagged output `output` of `tool` teaches: `injected` are the values inside its
 /// injected passages (as the output check split them), `report` the detection report (its
-/// findings place the passages and name the trigger phrases). Pure.
+/// findings place the injected sentences and name the trigger phrases). Pure.
+///
+/// Only the injected sentences teach ([`injected_spans`]): a value is learned only when it
+/// lies inside them, not on an envelope header line ([`HEADERS`]) and nowhere else in the
+/// output; a registrable domain only when it is not the domain of the output's own sender or
+/// recipients nor of a value outside the injected sentences; fingerprints only of the injected
+/// sentences (never a greeting or another sentence of the same output).
 pub fn lesson(
     tool: &crate::event::Tool,
     output: &str,
@@ -239,58 +359,79 @@ pub fn lesson(
         source: source_of(tool),
         ..Lesson::default()
     };
-    // The injected passages: the record that holds each match (`crate::policy::output::passage`:
-    // a list item, a message, a JSON object, else the whole output), cut to the bytes around it.
     let mut trigger: Vec<String> = Vec::new();
-    let mut windows: Vec<(usize, usize)> = Vec::new();
     for f in &report.findings {
         for ws in fingerprint::sentences(&f.excerpt) {
             trigger.extend(ws);
         }
-        if let ("text", Some(off)) = (f.origin, f.input_offset) {
-            let off = crate::text::floor_boundary(output, off.min(output.len()));
-            let (ps, pe) = crate::policy::output::passage(output, off);
-            let s = ps.max(off.saturating_sub(crate::policy::INJECTION_BEFORE));
-            let e = pe.min(off + crate::policy::INJECTION_AFTER).max(off);
-            let s = crate::text::floor_boundary(output, s);
-            let e = crate::text::ceil_boundary(output, e.min(output.len()));
-            if windows.len() < 16 && !windows.contains(&(s, e)) {
-                windows.push((s, e));
-            }
-        }
     }
-    // Values inside a passage; without a place in the output (hidden or encoded text) every
-    // injected value counts, as for the output check.
-    let inside: Vec<String> = windows
+    trigger.sort();
+    trigger.dedup();
+    let spans = injected_spans(output, report);
+    let span_texts: Vec<String> = spans
         .iter()
-        .flat_map(|(s, e)| provenance::extract(&output[*s..*e]))
+        .map(|(s, e)| without_headers(&output[*s..*e]))
+        .collect();
+    let inside: Vec<String> = span_texts
+        .iter()
+        .flat_map(|t| provenance::extract(t))
         .map(|v| v.text)
+        .collect();
+    // Everything outside the injected sentences (header lines included): its values are the
+    // output's own, never learned.
+    let mut outside_text = String::new();
+    let mut at = 0;
+    for (s, e) in &spans {
+        outside_text.push_str(&output[at..*s]);
+        outside_text.push('\n');
+        at = *e;
+    }
+    outside_text.push_str(&output[at..]);
+    let mut header_text = String::new();
+    for line in output.split('\n').filter(|l| header_of(l, HEADERS)) {
+        header_text.push_str(line);
+        header_text.push('\n');
+    }
+    let outside: Vec<(String, &'static str)> = provenance::extract(&outside_text)
+        .into_iter()
+        .chain(provenance::extract(&header_text))
+        .map(|v| (v.text, v.kind))
+        .collect();
+    // The domains of the output's own values: its sender's and recipients' header lines
+    // outside the injected sentences, and every other value there.
+    let own_domains: Vec<String> = provenance::extract(&outside_text)
+        .into_iter()
+        .filter_map(|v| host_of(&v.text, v.kind).and_then(|h| registrable(&h)))
         .collect();
     for (v, k) in injected {
         if l.indicators.len() >= MAX_PER_LESSON {
             break;
         }
-        if !learnable(v, k) || (!windows.is_empty() && !inside.contains(v)) {
+        if !learnable(v, k)
+            || (!spans.is_empty() && !inside.contains(v))
+            || outside.iter().any(|(o, _)| o == v)
+        {
             continue;
         }
         l.indicators.push((v.clone(), k));
         if let Some(d) = host_of(v, k).and_then(|h| registrable(&h)) {
-            if d != *v && !l.indicators.iter().any(|(x, _)| *x == d) {
+            if d != *v && !own_domains.contains(&d) && !l.indicators.iter().any(|(x, _)| *x == d) {
                 l.indicators.push((d, kind::DOMAIN));
             }
         }
     }
-    // Without a place in the output (hidden or encoded text), the excerpts are all there is.
-    let mut texts: Vec<&str> = windows
-        .iter()
-        .filter(|(s, e)| e > s)
-        .map(|(s, e)| &output[*s..*e])
-        .collect();
-    let excerpts: Vec<&str> = report.findings.iter().map(|f| f.excerpt.as_str()).collect();
+    // Without a place in the output (hidden or encoded text), the excerpts of the findings
+    // are all there is.
+    let mut texts: Vec<String> = span_texts;
     if texts.is_empty() {
-        texts = excerpts;
+        texts = report
+            .findings
+            .iter()
+            .filter(|f| f.weight >= 2)
+            .map(|f| f.excerpt.clone())
+            .collect();
     }
-    for t in texts {
+    for t in &texts {
         for words in fingerprint::sentences(t) {
             if l.fingerprints.len() >= MAX_PER_LESSON {
                 break;

@@ -72,10 +72,13 @@ pub(super) fn guard_command(c: &SimpleCommand) -> Option<String> {
                 Some("approve") => flag("--list") && positional.len() == 1,
                 Some("mcp") => positional.get(1) == Some(&"list"),
                 // The threat memory may be read; confirm, allow, forget, import and packs change it.
-                Some("threats") => matches!(
-                    positional.get(1).copied(),
-                    Some("stats" | "list" | "show" | "export")
-                ),
+                Some("threats") => match positional.get(1).copied() {
+                    Some("stats" | "list" | "show" | "export") => true,
+                    Some("pack") => positional.get(2) == Some(&"list"),
+                    _ => false,
+                },
+                // Validates the contracts and runs its table; never calls a tool, writes nothing.
+                Some("contracts") => positional.get(1) == Some(&"check"),
                 // `check --db` records its events in that database (prompts as the user's).
                 Some("check") => !flag("--db"),
                 Some(s) => READ_ONLY_SUBCOMMANDS.contains(&s),
