@@ -7,8 +7,8 @@
 //! pass over every rule's literals (a two-byte-prefix index that costs microseconds to build), runs only those rules' regexes in windows
 //! around their hits (`rules`), and returns a [`Report`].
 
-pub mod learned;
 pub mod classes;
+pub mod learned;
 pub mod normalize;
 pub mod rules;
 
