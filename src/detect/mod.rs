@@ -134,7 +134,14 @@ pub fn scan(text: &str, kind: TextKind) -> Report {
     // The learned scorer only adds evidence (its own family, its weight on top of the rules'
     // score); it never removes a finding.
     if kind != TextKind::Prompt {
-        if let Some(f) = learned::finding(&norm.text) {
+        // It reads the text as it was trained on it: without the JSON values joined by
+        // normalization (always the last segment), which would shift its windows.
+        let learned_end = norm
+            .segments
+            .iter()
+            .find(|s| s.origin == "json_values")
+            .map_or(norm.text.len(), |s| s.start.saturating_sub(1));
+        if let Some(f) = learned::finding(&norm.text[..learned_end]) {
             score += u32::from(f.weight);
             findings.insert(0, f);
         }

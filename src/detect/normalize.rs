@@ -17,7 +17,10 @@
 //! - homoglyph folding: common Cyrillic and Greek look-alikes become Latin letters;
 //! - lower-casing; whitespace runs become one space, or one `\n` if the run held a line break;
 //! - base64 runs (at least [`BASE64_MIN_RUN`] characters) that decode to mostly printable UTF-8
-//!   text are decoded, normalized and appended (BIPIA's base64 "stealth" attacks).
+//!   text are decoded, normalized and appended (BIPIA's base64 "stealth" attacks);
+//! - a JSON object or array (up to 1 MiB) also has its string values joined by spaces and
+//!   appended (segment `json_values`), so that an instruction split across fields is read as
+//!   one sentence.
 //!
 //! Appended text follows the visible text after a `\n` and is described by
 //! [`Normalized::segments`]; [`Normalized::original_offset`] maps a position in the visible part
@@ -41,7 +44,8 @@ pub struct Segment {
     pub start: usize,
     /// End byte offset (exclusive).
     pub end: usize,
-    /// What was decoded: `unicode_tags` or `base64`.
+    /// What was decoded: `unicode_tags`, `base64`, or `json_values` (the string values of a
+    /// JSON document joined by spaces, see `json_values_joined`).
     pub origin: &'static str,
     /// Byte offset in the input where the hidden or encoded text started.
     pub input_offset: usize,
@@ -617,6 +621,44 @@ pub fn base64_runs(text: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// Largest JSON document (bytes) whose string values are joined (see [`json_values_joined`]).
+const MAX_JSON_JOIN: usize = 1 << 20;
+
+/// The string values of a JSON document (object or array), in document order, joined by
+/// spaces, so that an instruction split across fields ("your" / "next step is ...") reads as
+/// one sentence. `None` when `text` is not a JSON object or array, is larger than
+/// [`MAX_JSON_JOIN`], or holds fewer than two non-empty string values. At most
+/// [`MAX_APPENDED`] bytes are returned.
+fn json_values_joined(text: &str) -> Option<String> {
+    let t = text.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) || text.len() > MAX_JSON_JOIN {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_str(t).ok()?;
+    let mut out = String::new();
+    let mut count = 0usize;
+    // Depth-first in document order, without recursion.
+    let mut stack: Vec<&serde_json::Value> = vec![&v];
+    while let Some(x) = stack.pop() {
+        match x {
+            serde_json::Value::String(s) if !s.trim().is_empty() => {
+                if out.len() + s.len() + 1 > MAX_APPENDED {
+                    break;
+                }
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(s.trim());
+                count += 1;
+            }
+            serde_json::Value::Array(a) => stack.extend(a.iter().rev()),
+            serde_json::Value::Object(o) => stack.extend(o.values().rev()),
+            _ => {}
+        }
+    }
+    (count >= 2).then_some(out)
+}
+
 /// Normalizes `text`. Never panics; linear in the input (capped at [`MAX_INPUT`]).
 pub fn normalize(text: &str) -> Normalized {
     let mut truncated = false;
@@ -671,6 +713,21 @@ pub fn normalize(text: &str) -> Normalized {
                 end: out.len(),
                 origin: "base64",
                 input_offset: off,
+            });
+        }
+    }
+    if appended <= MAX_APPENDED {
+        if let Some(joined) = json_values_joined(text) {
+            let mut sub = Stats::default();
+            let g = fold(&joined, &mut Vec::new(), &mut sub);
+            out.push('\n');
+            let start = out.len();
+            out.push_str(&g.out);
+            segments.push(Segment {
+                start,
+                end: out.len(),
+                origin: "json_values",
+                input_offset: 0,
             });
         }
     }
