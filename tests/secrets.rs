@@ -105,7 +105,7 @@ fn a_value_read_from_an_env_file_is_denied_on_its_way_out() {
 fn cloud_credentials_read_then_sent_are_denied() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("s.db");
-    let secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8x9w7v6u";
+    let secret = "Tq4mZr8Vn2Xc/Lp6HdWs9Ky3Bf/Gj7Nt5Rb1Ue0a";
     let creds = format!(
         "[default]\naws_access_key_id = AKIAZQ3DRSTUVWXY2345\naws_secret_access_key = {secret}\n"
     );

@@ -490,10 +490,10 @@ mod tests {
                    TOKEN_TTL=86400\nSESSION_COOKIE_NAME=app session\n";
         assert!(values_in(env).is_empty(), "{:?}", values_in(env));
         // Credentials files in their own syntaxes, and numbered Read output.
-        let aws = "     1→[default]\n     2→aws_access_key_id = AKIAZQ3DRSTUVWXY2345\n     3→aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8x9w7v6u\n";
+        let aws = "     1→[default]\n     2→aws_access_key_id = AKIAZQ3DRSTUVWXY2345\n     3→aws_secret_access_key = Tq4mZr8Vn2Xc/Lp6HdWs9Ky3Bf/Gj7Nt5Rb1Ue0a\n";
         let v = values_in(aws);
         assert!(
-            v.contains(&"wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8x9w7v6u".to_string()),
+            v.contains(&"Tq4mZr8Vn2Xc/Lp6HdWs9Ky3Bf/Gj7Nt5Rb1Ue0a".to_string()),
             "{v:?}"
         );
         assert!(v.contains(&"AKIAZQ3DRSTUVWXY2345".to_string()), "{v:?}");
