@@ -290,26 +290,13 @@ const VOCAB: &[(u64, &[&str])] = &[
             "bots",
         ],
     ),
+    // The English override verbs are one list with the rule that matches them only before their
+    // noun (`ENGLISH_OVR`); the other languages' follow.
+    (OVR, ENGLISH_OVR),
     (
         OVR,
         &[
-            "ignore",
-            "ignoring",
-            "disregard",
-            "disregarding",
-            "forget",
-            "forgetting",
-            "skip",
-            "override",
-            "overriding",
-            "drop",
-            "abandon",
-            "overlook",
-            "bypass",
-            "discard",
-            "dismiss",
-            "neglect",
-            "aside", // es
+            // es
             "ignora",
             "ignorar",
             "ignoren",

@@ -108,18 +108,12 @@ impl Store {
     ///
     /// A database error (locked past the busy budget, I/O, corrupt file).
     pub fn secret_digests(&self, session: &str, limit: i64) -> Result<Vec<(String, String)>> {
-        let mut st = self.conn.prepare_cached(
+        self.digest_rows(
             "SELECT digest, source FROM secret_digests WHERE session_id=?1 AND digest NOT LIKE 'w%'
              ORDER BY seen_at DESC, digest LIMIT ?2",
-        )?;
-        let rows = st.query_map(params![session, limit], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            out.push(row?);
-        }
-        Ok(out)
+            session,
+            limit,
+        )
     }
 
     /// The keyed window digests (`w` and 63 hex characters,
@@ -130,18 +124,22 @@ impl Store {
     ///
     /// A database error (locked past the busy budget, I/O, corrupt file).
     pub fn secret_windows(&self, session: &str, limit: i64) -> Result<Vec<(String, String)>> {
-        let mut st = self.conn.prepare_cached(
+        self.digest_rows(
             "SELECT digest, source FROM secret_digests WHERE session_id=?1 AND digest LIKE 'w%'
              ORDER BY seen_at DESC, digest LIMIT ?2",
-        )?;
+            session,
+            limit,
+        )
+    }
+
+    /// `(digest, source)` rows of one of the two queries above.
+    fn digest_rows(&self, sql: &str, session: &str, limit: i64) -> Result<Vec<(String, String)>> {
+        let mut st = self.conn.prepare_cached(sql)?;
         let rows = st.query_map(params![session, limit], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })?;
-        let mut out = Vec::new();
-        for row in rows {
-            out.push(row?);
-        }
-        Ok(out)
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(Into::into)
     }
 
     /// The database's random key for window digests (32 bytes), kept in `meta` as `k:` and
