@@ -64,6 +64,12 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
     // Content from outside the user's trust boundary exposes the session, flagged or not.
     let exposed = super::check::exposure::source(tool, &ctx.config.exposure, &ctx.paths);
     let secrets = secret_digests(tool, output, ctx);
+    // The values an exposed output's sentences ask for (the instruction echo).
+    let instructed = if exposed.is_some() {
+        instructed_effects(output, &name)
+    } else {
+        Vec::new()
+    };
     if report.flagged {
         let mut families: Vec<&str> = report.findings.iter().map(|f| f.family).collect();
         families.dedup();
@@ -84,6 +90,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
             source: name.clone(),
         });
         effects.extend(exposed.map(Effect::Expose));
+        effects.extend(instructed);
         effects.extend(secrets);
         let mut d = Decision::new(
             Verdict::Allow,
@@ -121,6 +128,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         source: name.clone(),
     }];
     effects.extend(exposed.map(Effect::Expose));
+    effects.extend(instructed);
     effects.extend(secrets);
     Evaluation {
         decision: Decision::new(
@@ -130,6 +138,27 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         ),
         effects,
     }
+}
+
+/// The [`Effect::RecordValues`] of an exposed output's instructed values
+/// (`super::echo::instructed_values`), one per set of action families (the row's source is
+/// `families;tool`).
+fn instructed_effects(output: &str, name: &str) -> Vec<Effect> {
+    let mut groups: Vec<(u16, Vec<ValuePair>)> = Vec::new();
+    for x in super::echo::instructed_values(output) {
+        match groups.iter_mut().find(|(f, _)| *f == x.families) {
+            Some((_, v)) => v.push((x.key, x.kind)),
+            None => groups.push((x.families, vec![(x.key, x.kind)])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(fam, values)| Effect::RecordValues {
+            values,
+            origin: Origin::Instructed,
+            source: format!("{};{name}", super::echo::family_names(fam)),
+        })
+        .collect()
 }
 
 /// The digests of the secret values an output shows (`super::secret_values`): the rule set's

@@ -76,6 +76,54 @@ impl Store {
         Ok(rows.collect::<std::result::Result<Vec<String>, _>>()?)
     }
 
+    /// The recorded instructed values (`Origin::Instructed`, `crate::policy::echo`) among
+    /// `values` in this session: value, kind, action families and the tool whose output asked
+    /// (the row's `source` is `families;tool`).
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file).
+    pub fn instructed(
+        &self,
+        session: &str,
+        values: &[String],
+    ) -> Result<Vec<crate::session::InstructedSeen>> {
+        let mut out = Vec::new();
+        if values.is_empty() {
+            return Ok(out);
+        }
+        let mut st = self.conn.prepare_cached(
+            "SELECT vkind, source FROM prov_values WHERE session_id=?1 AND value=?2 AND origin='instructed'",
+        )?;
+        for v in values {
+            let mut rows = st.query(params![session, v])?;
+            while let Some(r) = rows.next()? {
+                let kind: String = r.get(0)?;
+                let source: String = r.get(1)?;
+                let (fam, tool) = source.split_once(';').unwrap_or(("", source.as_str()));
+                out.push(crate::session::InstructedSeen {
+                    value: v.clone(),
+                    kind,
+                    families: crate::policy::echo::parse_families(fam),
+                    source: tool.to_string(),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// True when the session has any instructed value recorded (one indexed probe).
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file).
+    pub fn has_instructed(&self, session: &str) -> Result<bool> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT 1 FROM prov_values WHERE session_id=?1 AND origin='instructed' LIMIT 1",
+        )?;
+        Ok(st.exists(params![session])?)
+    }
+
     /// Remembers a user prompt (already normalized), keeping the newest
     /// [`PROMPTS_PER_SESSION`].
     ///
