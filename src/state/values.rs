@@ -181,6 +181,33 @@ mod tests {
     }
 
     #[test]
+    fn instructed_values_round_trip() {
+        let s = Store::open_in_memory().unwrap();
+        s.touch_session("s1", "claude", true).unwrap();
+        assert!(!s.has_instructed("s1").unwrap());
+        s.record_values(
+            "s1",
+            &[("13".into(), "quoted")],
+            Origin::Instructed,
+            "delete,create;workspace/get_day_calendar_events",
+        )
+        .unwrap();
+        // The same value from a clean output is another row, not an instruction.
+        s.record_values("s1", &[("14".into(), "id")], Origin::Output, "t")
+            .unwrap();
+        assert!(s.has_instructed("s1").unwrap());
+        assert!(!s.has_instructed("s2").unwrap());
+        let got = s.instructed("s1", &["13".into(), "14".into()]).unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].value, "13");
+        assert_eq!(got[0].kind, "quoted");
+        assert_eq!(got[0].source, "workspace/get_day_calendar_events");
+        let f = crate::policy::echo::family::DELETE | crate::policy::echo::family::CREATE;
+        assert_eq!(got[0].families, f);
+        assert!(s.origins("s1", &["13".into()]).unwrap()["13"].instructed);
+    }
+
+    #[test]
     fn prompts_are_capped() {
         let s = Store::open_in_memory().unwrap();
         for i in 0..(PROMPTS_PER_SESSION + 10) {
