@@ -210,6 +210,10 @@ pub enum Reason {
     /// address or phone) is set to a value the user never typed: account takeover
     /// (`policy::check::provenance`).
     UntrustedCredential,
+    /// A state-changing call carries a value that a sentence of an exposed tool output asked
+    /// for (the instruction echo, `policy::check::echo`) and the user never typed: asked, denied
+    /// in a tainted session.
+    InstructedValue,
 }
 
 impl Reason {
@@ -278,6 +282,7 @@ impl Reason {
             Reason::SecretInOutbound => "secret.in_outbound",
             Reason::SecretValueOutbound => "secret.value_outbound",
             Reason::UntrustedCredential => "provenance.untrusted_credential",
+            Reason::InstructedValue => "provenance.instructed_value",
         }
     }
 }

@@ -123,6 +123,17 @@ pub fn fill_call_view(
             }
         }
     }
+    // State-changing named tools: the values exposed outputs' sentences asked for
+    // (`crate::policy::check::echo`).
+    if let Some(t) = tool.filter(|t| crate::policy::check::echo::applies_to(t)) {
+        if store.has_instructed(session)? {
+            let keys: Vec<String> = crate::policy::echo::arg_keys(&t.input)
+                .into_iter()
+                .map(|a| a.key)
+                .collect();
+            view.instructed = store.instructed(session, &keys)?;
+        }
+    }
     if view.session.tainted {
         view.tainted_scopes =
             store.values_with_origin(session, Origin::TaintedScope, TAINTED_SCOPES)?;

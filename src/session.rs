@@ -46,6 +46,23 @@ pub struct SessionView {
     /// The database's key for window digests (`crate::state::Store::secret_window_key`);
     /// `None` when none was made yet (then no window digest exists either).
     pub secret_window_key: Option<Vec<u8>>,
+    /// Values among the call's argument keys (`crate::policy::echo::arg_keys`) that a
+    /// sentence of an exposed output asked for, with what asked; loaded for state-changing
+    /// MCP and other named tools of a session that has any.
+    pub instructed: Vec<InstructedSeen>,
+}
+
+/// A value an exposed output's sentence asked for (`crate::policy::echo`), as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstructedSeen {
+    /// The normalised value.
+    pub value: String,
+    /// Its kind (`crate::policy::echo::kind`), as stored.
+    pub kind: String,
+    /// The action families of the sentence (`crate::policy::echo::family` bits).
+    pub families: u16,
+    /// The tool whose output held the sentence.
+    pub source: String,
 }
 
 /// Folded windows of secret values (`crate::policy::secret_values::value_windows`), held in
@@ -172,6 +189,9 @@ pub enum Origin {
     DescriptionPoisoned,
     /// A resource named for the first time by the agent in a tainted session.
     TaintedScope,
+    /// A value inside a sentence of an exposed tool output that tells its reader to do
+    /// something (`crate::policy::echo`); the row's `source` is `families;tool`.
+    Instructed,
 }
 
 impl Origin {
@@ -183,6 +203,7 @@ impl Origin {
             Origin::OutputInjected => "output_injected",
             Origin::DescriptionPoisoned => "description_poisoned",
             Origin::TaintedScope => "tainted_scope",
+            Origin::Instructed => "instructed",
         }
     }
 
@@ -194,6 +215,7 @@ impl Origin {
             "output_injected" => Origin::OutputInjected,
             "description_poisoned" => Origin::DescriptionPoisoned,
             "tainted_scope" => Origin::TaintedScope,
+            "instructed" => Origin::Instructed,
             _ => return None,
         })
     }
@@ -212,6 +234,8 @@ pub struct Origins {
     pub poisoned_description: bool,
     /// First named by the agent in a tainted session.
     pub tainted_scope: bool,
+    /// Asked for by a sentence of an exposed output (`crate::policy::echo`).
+    pub instructed: bool,
 }
 
 impl Origins {
@@ -223,6 +247,7 @@ impl Origins {
             Origin::OutputInjected => self.injected = true,
             Origin::DescriptionPoisoned => self.poisoned_description = true,
             Origin::TaintedScope => self.tainted_scope = true,
+            Origin::Instructed => self.instructed = true,
         }
     }
 }

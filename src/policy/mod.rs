@@ -17,6 +17,7 @@
 pub mod builtin;
 pub mod check;
 pub mod disclosure;
+pub mod echo;
 pub mod output;
 pub mod persist;
 pub mod prompt;

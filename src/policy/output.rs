@@ -63,7 +63,21 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
     let name = tool.display_name();
     // Content from outside the user's trust boundary exposes the session, flagged or not.
     let exposed = super::check::exposure::source(tool, &ctx.config.exposure, &ctx.paths);
-    let secrets = secret_digests(tool, output, ctx);
+    let (secrets, secret_texts) = secret_digests(tool, output, ctx);
+    // Secret values are kept as digests only (`secret_digests`), never in clear among the
+    // provenance values: a value inside a secret (or holding one) is left out.
+    let is_secret = |v: &str| {
+        secret_texts
+            .iter()
+            .any(|s| (v.len() >= 4 && s.contains(v)) || v.contains(s.as_str()))
+    };
+    let vals: Vec<ValuePair> = vals.into_iter().filter(|(v, _)| !is_secret(v)).collect();
+    // The values an exposed output's sentences ask for (the instruction echo).
+    let instructed = if exposed.is_some() {
+        instructed_effects(output, &name, &is_secret)
+    } else {
+        Vec::new()
+    };
     if report.flagged {
         let mut families: Vec<&str> = report.findings.iter().map(|f| f.family).collect();
         families.dedup();
@@ -84,6 +98,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
             source: name.clone(),
         });
         effects.extend(exposed.map(Effect::Expose));
+        effects.extend(instructed);
         effects.extend(secrets);
         let mut d = Decision::new(
             Verdict::Allow,
@@ -121,6 +136,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         source: name.clone(),
     }];
     effects.extend(exposed.map(Effect::Expose));
+    effects.extend(instructed);
     effects.extend(secrets);
     Evaluation {
         decision: Decision::new(
@@ -132,10 +148,36 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
     }
 }
 
+/// The [`Effect::RecordValues`] of an exposed output's instructed values
+/// (`super::echo::instructed_values`), one per set of action families (the row's source is
+/// `families;tool`).
+fn instructed_effects(output: &str, name: &str, secret: &dyn Fn(&str) -> bool) -> Vec<Effect> {
+    let mut groups: Vec<(u16, Vec<ValuePair>)> = Vec::new();
+    for x in super::echo::instructed_values(output) {
+        if secret(&x.key) {
+            continue;
+        }
+        match groups.iter_mut().find(|(f, _)| *f == x.families) {
+            Some((_, v)) => v.push((x.key, x.kind)),
+            None => groups.push((x.families, vec![(x.key, x.kind)])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(fam, values)| Effect::RecordValues {
+            values,
+            origin: Origin::Instructed,
+            source: format!("{};{name}", super::echo::family_names(fam)),
+        })
+        .collect()
+}
+
 /// The digests of the secret values an output shows (`super::secret_values`): the rule set's
 /// hits in any output, and, when the call read a secret file (a private key, credentials, an
 /// environment file, the environment printed), the values of its secret assignments too.
-fn secret_digests(tool: &Tool, output: &str, ctx: &Context<'_>) -> Option<Effect> {
+/// Also returns those values lower-cased (at least [`super::secret_values::VALUE_MIN`] bytes),
+/// for the caller to leave out of the values it records in clear.
+fn secret_digests(tool: &Tool, output: &str, ctx: &Context<'_>) -> (Option<Effect>, Vec<String>) {
     use super::secret_values;
     let sh = tool.shell_command().map(|c| crate::shell::analyze(&c));
     let mut read: Vec<String> = super::readwrite::secret_reads(tool, sh.as_ref(), &ctx.paths)
@@ -161,8 +203,9 @@ fn secret_digests(tool: &Tool, output: &str, ctx: &Context<'_>) -> Option<Effect
         secret_values::values_in(output)
     };
     if values.is_empty() {
-        return None;
+        return (None, Vec::new());
     }
+    let texts: Vec<String> = values.iter().map(|v| v.to_lowercase()).collect();
     let what = read
         .first()
         .map_or("a secret in its output", String::as_str);
@@ -178,11 +221,12 @@ fn secret_digests(tool: &Tool, output: &str, ctx: &Context<'_>) -> Option<Effect
             }
         }
     }
-    Some(Effect::RecordSecretDigests {
+    let effect = Effect::RecordSecretDigests {
         digests,
         windows: crate::session::SecretWindows(windows),
         source,
-    })
+    };
+    (Some(effect), texts)
 }
 
 /// The injected passage around a match at byte `off`: the record of the output that holds it,

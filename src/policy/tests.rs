@@ -146,6 +146,20 @@ impl View {
         self
     }
 
+    /// An exposed output of `source` held `text`: its instructed values
+    /// (`crate::policy::echo::instructed_values`) are in the view, as the store loads them.
+    pub(crate) fn instructed(mut self, text: &str, source: &str) -> View {
+        for x in crate::policy::echo::instructed_values(text) {
+            self.0.instructed.push(crate::session::InstructedSeen {
+                value: x.key,
+                kind: x.kind.to_string(),
+                families: x.families,
+                source: source.to_string(),
+            });
+        }
+        self
+    }
+
     /// The MCP catalog's entry for the call's tool.
     pub(crate) fn catalog(mut self, c: CatalogTool) -> View {
         self.0.catalog = Some(c);
@@ -341,6 +355,42 @@ fn prompts_are_remembered_with_their_values() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
+fn secret_file_values_are_kept_as_digests_only() {
+    let config = Config::default();
+    let c = ctx(&config, true);
+    let key = "sk_live_9fQ2xLm4TzR8vWb1NcY7pKd3";
+    let out = format!(
+        "API_KEY={key}\nDATABASE_URL=postgres://app:Hunter2Secret@db.internal.example.net/app\nDOCS=https://docs.example.org/start\n"
+    );
+    let e = output::evaluate(&read_file(&format!("{CWD}/.env")), &out, &c);
+    let recorded: Vec<&str> = e
+        .effects
+        .iter()
+        .filter_map(|x| match x {
+            Effect::RecordValues { values, .. } => Some(values),
+            _ => None,
+        })
+        .flatten()
+        .map(|(v, _)| v.as_str())
+        .collect();
+    let low = key.to_lowercase();
+    assert!(
+        !recorded
+            .iter()
+            .any(|v| v.contains(&low) || v.contains("hunter2secret")),
+        "{recorded:?}"
+    );
+    // What is no secret is still recorded in clear.
+    assert!(
+        recorded.contains(&"https://docs.example.org/start"),
+        "{recorded:?}"
+    );
+    // The secrets themselves are remembered by digest.
+    assert!(e.effects.iter().any(|x| matches!(x,
+        Effect::RecordSecretDigests { digests, .. } if digests.contains(&crate::policy::secret_values::digest(key)))));
+}
+
+#[test]
 fn clean_outputs_record_their_values_as_output() {
     let config = Config::default();
     let c = ctx(&config, true);
@@ -382,8 +432,19 @@ fn clean_outputs_record_their_values_as_output() {
         assert!(e.decision.context.is_none(), "{what}");
         assert!(e.decision.replace_output.is_none(), "{what}");
         let mut got = e.effects.clone();
-        // An MCP server not marked trusted exposes the session (`check::exposure`).
-        got.retain(|e| !matches!(e, Effect::Expose(_)));
+        // An MCP server not marked trusted exposes the session (`check::exposure`), and the
+        // values of its sentences that ask for something are recorded as instructed
+        // (`policy::echo`, tested there).
+        got.retain(|e| {
+            !matches!(
+                e,
+                Effect::Expose(_)
+                    | Effect::RecordValues {
+                        origin: Origin::Instructed,
+                        ..
+                    }
+            )
+        });
         // The order of values is the extractor's; compare as sets.
         if let Some(Effect::RecordValues { values, .. }) = got.get_mut(0) {
             values.sort();
@@ -499,11 +560,18 @@ fn injected_outputs_taint_the_session() {
             );
         }
         // Taint first, then the injected values, then the plain ones, then the exposure (mail
-        // is outside the trust boundary, flagged or not).
-        assert_eq!(e.effects.len(), 4, "{what}: {:?}", e.effects);
+        // is outside the trust boundary, flagged or not), then the values its sentences ask
+        // for (the instruction echo): the address the note says to forward to.
+        assert_eq!(e.effects.len(), 5, "{what}: {:?}", e.effects);
         assert!(
             matches!(&e.effects[3], Effect::Expose(s) if s.starts_with("mail/read_inbox")),
             "{what}"
+        );
+        assert!(
+            matches!(&e.effects[4], Effect::RecordValues { origin: Origin::Instructed, values, source }
+                if values.iter().any(|(v, _)| v == "attacker@evil.invalid") && source.ends_with(";mail/read_inbox")),
+            "{what}: {:?}",
+            e.effects[4]
         );
         assert_eq!(
             e.effects[0],

@@ -76,6 +76,54 @@ impl Store {
         Ok(rows.collect::<std::result::Result<Vec<String>, _>>()?)
     }
 
+    /// The recorded instructed values (`Origin::Instructed`, `crate::policy::echo`) among
+    /// `values` in this session: value, kind, action families and the tool whose output asked
+    /// (the row's `source` is `families;tool`).
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file).
+    pub fn instructed(
+        &self,
+        session: &str,
+        values: &[String],
+    ) -> Result<Vec<crate::session::InstructedSeen>> {
+        let mut out = Vec::new();
+        if values.is_empty() {
+            return Ok(out);
+        }
+        let mut st = self.conn.prepare_cached(
+            "SELECT vkind, source FROM prov_values WHERE session_id=?1 AND value=?2 AND origin='instructed'",
+        )?;
+        for v in values {
+            let mut rows = st.query(params![session, v])?;
+            while let Some(r) = rows.next()? {
+                let kind: String = r.get(0)?;
+                let source: String = r.get(1)?;
+                let (fam, tool) = source.split_once(';').unwrap_or(("", source.as_str()));
+                out.push(crate::session::InstructedSeen {
+                    value: v.clone(),
+                    kind,
+                    families: crate::policy::echo::parse_families(fam),
+                    source: tool.to_string(),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// True when the session has any instructed value recorded (one indexed probe).
+    ///
+    /// # Errors
+    ///
+    /// A database error (locked past the busy budget, I/O, corrupt file).
+    pub fn has_instructed(&self, session: &str) -> Result<bool> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT 1 FROM prov_values WHERE session_id=?1 AND origin='instructed' LIMIT 1",
+        )?;
+        Ok(st.exists(params![session])?)
+    }
+
     /// Remembers a user prompt (already normalized), keeping the newest
     /// [`PROMPTS_PER_SESSION`].
     ///
@@ -130,6 +178,33 @@ mod tests {
         let o = o["a@b.example"];
         assert!(o.user && o.injected && !o.output);
         assert!(s.origins("s2", &["a@b.example".into()]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn instructed_values_round_trip() {
+        let s = Store::open_in_memory().unwrap();
+        s.touch_session("s1", "claude", true).unwrap();
+        assert!(!s.has_instructed("s1").unwrap());
+        s.record_values(
+            "s1",
+            &[("13".into(), "quoted")],
+            Origin::Instructed,
+            "delete,create;workspace/get_day_calendar_events",
+        )
+        .unwrap();
+        // The same value from a clean output is another row, not an instruction.
+        s.record_values("s1", &[("14".into(), "id")], Origin::Output, "t")
+            .unwrap();
+        assert!(s.has_instructed("s1").unwrap());
+        assert!(!s.has_instructed("s2").unwrap());
+        let got = s.instructed("s1", &["13".into(), "14".into()]).unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].value, "13");
+        assert_eq!(got[0].kind, "quoted");
+        assert_eq!(got[0].source, "workspace/get_day_calendar_events");
+        let f = crate::policy::echo::family::DELETE | crate::policy::echo::family::CREATE;
+        assert_eq!(got[0].families, f);
+        assert!(s.origins("s1", &["13".into()]).unwrap()["13"].instructed);
     }
 
     #[test]

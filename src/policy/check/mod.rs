@@ -10,6 +10,7 @@ pub mod allow;
 pub mod builtin;
 pub mod contract;
 pub mod disclosure;
+pub mod echo;
 pub mod effects;
 pub mod exposure;
 pub mod injection;
@@ -46,6 +47,7 @@ pub const PRE_TOOL: &[(&str, Check)] = &[
     ("allow", allow::check),
     ("effects", effects::check),
     ("provenance", provenance::check),
+    ("echo", echo::check),
     ("exposure", exposure::check),
     ("taint", taint::check),
     ("review", review::check),
