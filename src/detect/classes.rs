@@ -2091,6 +2091,32 @@ fn action_at(text: &str, toks: &[Tok], i: usize, emit: &mut dyn FnMut(&'static s
         if j > i && x.cls & YOU != 0 && word(text, x) == "your" {
             yours = true;
         }
+        // A repository named as the place to put something: "as an issue in org/repo",
+        // "a comment on issue 7 of org/repo" (another project's tracker is outside).
+        let chunk = {
+            let rest = &text[x.s..];
+            &rest[..rest.find([' ', '\n', '\t']).unwrap_or(rest.len())]
+        };
+        if j > i && x.cls & PATHLIKE != 0 && repo_slug(chunk) {
+            let lead = toks[j.saturating_sub(4)..j].iter().any(|y| {
+                matches!(
+                    word(text, y),
+                    "issue"
+                        | "issues"
+                        | "gist"
+                        | "repo"
+                        | "repository"
+                        | "discussion"
+                        | "pr"
+                        | "fork"
+                        | "tracker"
+                        | "wiki"
+                )
+            });
+            if lead {
+                dest.get_or_insert(j);
+            }
+        }
         // spelled-out addresses: "ops (at) host (dot) invalid", "keycheck dot sh"
         if word(text, x) == "dot" && j + 1 < n && j > 0 {
             let tld = word(text, &toks[j + 1]);
@@ -2123,6 +2149,22 @@ fn action_at(text: &str, toks: &[Tok], i: usize, emit: &mut dyn FnMut(&'static s
     }
 }
 
+/// `owner/repo`: two non-empty slugs of letters, digits, `-`, `_`, `.` (not a file path).
+fn repo_slug(w: &str) -> bool {
+    let w = w.trim_end_matches(['.', ',', ')', ';', ':']);
+    let Some((o, r)) = w.split_once('/') else {
+        return false;
+    };
+    let slug = |p: &str| {
+        !p.is_empty()
+            && p.len() <= 100
+            && !p.starts_with('.')
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    };
+    slug(o) && slug(r) && !r.contains('/') && o.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
 /// True when the tokens in `[s, e)` (byte range) carry an instruction: an address to an
 /// automated reader, secrecy, an override at the start of a clause, or an action at the start
 /// of a clause with an object that makes it more than a button label ("Open in Colab"): a
@@ -2141,7 +2183,7 @@ fn instruction_inside(text: &str, toks: &[Tok], s: usize, e: usize) -> bool {
     };
     let object = span.len() >= 5
         && span.iter().any(|t| {
-            t.cls & (YOU | SECRET | SECRET_STRONG | DEST | MODAL | PLEASE) != 0
+            t.cls & (YOU | SECRET | SECRET_STRONG | DEST | MODAL | PLEASE | PATHLIKE) != 0
                 || (t.cls & KEYWORD != 0)
         });
     span.iter().enumerate().any(|(k, t)| {
