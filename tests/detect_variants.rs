@@ -42,8 +42,8 @@ fn variants_recall_floor_and_no_benign_flagged() {
     }
     assert!(inj >= 30 && ben >= 30, "{inj} {ben}");
     assert!(fps.is_empty(), "benign look-alikes flagged: {fps:?}");
-    // Measured 18 of 31 (0 of 30 benign) when the rules were settled; 18 of 31 (2 of 30 benign)
-    // at the first measurement, before the weights were made combination-only.
+    // Measured 18 of 31 (0 of 30 benign) when the rules were settled; the first measurement,
+    // before the agent-control weights were made combination-only, was 16 of 31 (2 of 30 benign).
     assert!(caught >= 17, "recall fell: {caught} of {inj}");
 }
 
