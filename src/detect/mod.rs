@@ -10,6 +10,7 @@
 pub mod classes;
 pub mod learned;
 pub mod normalize;
+pub mod plant;
 pub mod rules;
 
 /// Where a text meets the guard; rules are tuned per kind.
@@ -107,6 +108,7 @@ impl Report {
 pub fn scan(text: &str, kind: TextKind) -> Report {
     let norm = normalize::normalize(text);
     let mut findings = classes::run(&norm, kind);
+    findings.extend(plant::run(&norm, kind));
     let anchors: Vec<usize> = findings.iter().map(|f| f.start).collect();
     findings.extend(rules::run(&norm, kind, &anchors));
     findings.sort_by_key(|f| f.start);
@@ -128,6 +130,21 @@ pub fn scan(text: &str, kind: TextKind) -> Report {
         } else {
             f.origin = "text";
             f.input_offset = norm.original_offset(f.start);
+        }
+    }
+    // A protected path named as the object of a `plant` rule (agent configuration, a
+    // persistence target) is that rule's evidence: it is not counted again as a sensitive file.
+    let planted: Vec<(usize, usize)> = findings
+        .iter()
+        .filter(|f| matches!(f.family, "agent_control" | "persistence"))
+        .map(|f| plant::sentence_of(&norm.text, f.start))
+        .collect();
+    for f in &mut findings {
+        if f.family == "sensitive_file"
+            && f.weight == 1
+            && planted.iter().any(|&(s, e)| f.start >= s && f.start < e)
+        {
+            f.weight = 0;
         }
     }
     let mut score = rules::score(&findings, &norm);

@@ -1580,7 +1580,7 @@ pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding>
 pub fn weight_of(rule: &str, kind: TextKind) -> u8 {
     match RULES.iter().find(|r| r.id == rule) {
         Some(r) => r.weight(kind),
-        None => match super::classes::weights(rule) {
+        None => match super::classes::weights(rule).or_else(|| super::plant::weights(rule)) {
             Some(w) => w[kind_index(kind)],
             None => hidden_weight(rule, kind),
         },
