@@ -13,6 +13,11 @@ then:
 
     python3 scripts/gen_secret_rules.py ~/.cargo/registry/src/*/keyspoor-0.1.4/src/builtin_rules.json
 
+and render the TSV as the Rust statics the hook compiles in (src/policy/secret_rules/table.rs;
+the hook parses nothing per process, and a test fails while the two differ):
+
+    INTENTSHIELD_REGENERATE=1 cargo test --lib secret_rules::tests::the_table_is_generated_from_the_tsv
+
 What the script keeps and drops (the counts are printed, and written in the header):
 - rules whose match needs a file path (`path` set): dropped, the hook judges arguments and
   outputs, not files by name;
@@ -96,6 +101,8 @@ def main() -> None:
     with open(OUT, "w") as f:
         f.write("\n".join(header + out) + "\n")
     print(f"{OUT}: {kept} rules kept, {dropped_path} path rules dropped, {dropped_groups} allowlist groups dropped")
+    print("now regenerate src/policy/secret_rules/table.rs: INTENTSHIELD_REGENERATE=1 cargo test --lib "
+          "secret_rules::tests::the_table_is_generated_from_the_tsv")
 
 
 if __name__ == "__main__":

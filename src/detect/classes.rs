@@ -28,10 +28,6 @@
 //! back over the last few tokens: linear in the text with a small constant, and no budget an
 //! attacker can spend (every token is looked at, wherever it is).
 
-use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use super::normalize::Normalized;
 use super::{Finding, TextKind};
 use crate::text::{ceil_boundary, floor_boundary};
@@ -1151,76 +1147,9 @@ const CJK_ADDRESS_GAP: usize = 24;
 /// Bytes allowed between a CJK-style override verb and its noun (either order).
 const CJK_GAP: usize = 48;
 
-/// FNV-1a: the vocabulary is ours and short words are hashed once per token, so a simple
-/// hash beats SipHash here (no attacker-chosen keys go into the table).
-#[derive(Default)]
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-/// Word → classes. Keys borrow the static vocabulary where it is already normalized (ASCII
-/// words): building the map then allocates nothing per word, which the hook pays per process.
-type FnvMap = HashMap<Cow<'static, str>, u64, std::hash::BuildHasherDefault<Fnv>>;
-
-struct Vocab {
-    words: FnvMap,
-    cjk_override: Vec<String>,
-    cjk_instr: Vec<String>,
-    cjk_secrecy: Vec<String>,
-    cjk_addressee: Vec<String>,
-    cjk_address_cue: Vec<String>,
-}
-
-fn norm_word(w: &str) -> String {
-    super::normalize::normalize(w).text
-}
-
-fn vocab() -> &'static Vocab {
-    static V: OnceLock<Vocab> = OnceLock::new();
-    V.get_or_init(|| {
-        let mut words = FnvMap::with_capacity_and_hasher(1024, Default::default());
-        for (cls, ws) in VOCAB {
-            for w in *ws {
-                let k = if w.is_ascii() {
-                    Cow::Borrowed(*w)
-                } else {
-                    Cow::Owned(norm_word(w))
-                };
-                *words.entry(k).or_insert(0) |= cls;
-            }
-        }
-        let n = |v: &[&str]| {
-            v.iter()
-                .map(|s| norm_word(s))
-                .filter(|s| !s.is_empty())
-                .collect()
-        };
-        Vocab {
-            words,
-            cjk_override: n(CJK_OVERRIDE),
-            cjk_instr: n(CJK_INSTR),
-            cjk_secrecy: n(CJK_SECRECY),
-            cjk_addressee: n(CJK_ADDRESSEE),
-            cjk_address_cue: n(CJK_ADDRESS_CUE),
-        }
-    })
-}
+/// The vocabulary as compile-time tables (see `wordtable`).
+mod wordtable;
+use wordtable::{norm_word, vocab};
 
 /// One token of the normalized text.
 #[derive(Debug, Clone, Copy)]
@@ -1524,7 +1453,7 @@ fn tokenize(text: &str) -> Vec<Tok> {
                 }
                 let w = text[ws..j].trim_matches('\'');
                 let mut cls = if w.len() <= 40 {
-                    v.words.get(w).copied().unwrap_or(0)
+                    v.words.get(w).unwrap_or(0)
                 } else {
                     0
                 };
@@ -2403,9 +2332,9 @@ fn carriers(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize, 
     }
 }
 
-fn find_all<'a>(text: &'a str, needles: &'a [String]) -> impl Iterator<Item = (usize, usize)> + 'a {
+fn find_all<'a>(text: &'a str, needles: &'a [&str]) -> impl Iterator<Item = (usize, usize)> + 'a {
     needles.iter().flat_map(move |nd| {
-        text.match_indices(nd.as_str())
+        text.match_indices(nd)
             .map(move |(p, m)| (p, p + m.len()))
             .take(64)
     })
@@ -2415,9 +2344,9 @@ fn find_all<'a>(text: &'a str, needles: &'a [String]) -> impl Iterator<Item = (u
 /// phrases.
 fn cjk(text: &str, emit: &mut dyn FnMut(&'static str, usize, usize)) {
     let v = vocab();
-    let ovr: Vec<(usize, usize)> = find_all(text, &v.cjk_override).collect();
+    let ovr: Vec<(usize, usize)> = find_all(text, v.cjk_override).collect();
     if !ovr.is_empty() {
-        let ins: Vec<(usize, usize)> = find_all(text, &v.cjk_instr).collect();
+        let ins: Vec<(usize, usize)> = find_all(text, v.cjk_instr).collect();
         for &(os, oe) in &ovr {
             if let Some(&(is, ie)) = ins.iter().find(|&&(is, ie)| {
                 (is >= oe && is - oe <= CJK_GAP) || (oe >= ie && os.saturating_sub(ie) <= CJK_GAP)
@@ -2427,13 +2356,13 @@ fn cjk(text: &str, emit: &mut dyn FnMut(&'static str, usize, usize)) {
             }
         }
     }
-    if let Some((s, e)) = find_all(text, &v.cjk_secrecy).next() {
+    if let Some((s, e)) = find_all(text, v.cjk_secrecy).next() {
         emit("secrecy.dont_tell", s, e);
     }
     // An address to an automated reader: an addressee word with a cue next to it.
-    let who: Vec<(usize, usize)> = find_all(text, &v.cjk_addressee).collect();
+    let who: Vec<(usize, usize)> = find_all(text, v.cjk_addressee).collect();
     if !who.is_empty() {
-        let cues: Vec<(usize, usize)> = find_all(text, &v.cjk_address_cue).collect();
+        let cues: Vec<(usize, usize)> = find_all(text, v.cjk_address_cue).collect();
         for &(ws, we) in &who {
             if let Some(&(cs, ce)) = cues.iter().find(|&&(cs, ce)| {
                 (cs >= we && cs - we <= CJK_ADDRESS_GAP) || (ws >= ce && ws - ce <= CJK_ADDRESS_GAP)

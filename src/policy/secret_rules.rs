@@ -3,8 +3,9 @@
 //! package keyspoor 0.1.4 ships it; MIT licence, Copyright (c) 2019 Zachary Rice; see
 //! docs/architecture.md "Secret rules").
 //!
-//! Cost on the hook's path (a process that scans once): the table is parsed on first use (one
-//! pass over ~45 KB of text, no regex compiled); one pass over the lower-cased text finds every
+//! Cost on the hook's path (a process that scans once): the table is compiled in as statics
+//! (`secret_rules/table.rs`, generated from the TSV by `secret_rules/gen.rs`, a test holds the
+//! two equal), so nothing is parsed per process; one pass over the lower-cased text finds every
 //! rule keyword (the detector's two-byte-prefix [`LiteralIndex`]); only the rules whose keyword
 //! occurs compile their regex, and run it only in windows around the keyword hits, within a
 //! per-rule and a per-scan byte budget. A text with no keyword compiles nothing.
@@ -19,23 +20,29 @@ use std::sync::OnceLock;
 use crate::detect::rules::LiteralIndex;
 use crate::text::{ceil_boundary, floor_boundary};
 
-/// The rule table (generated; see the module docs).
-const DATA: &str = include_str!("../../data/secret_rules.tsv");
+#[rustfmt::skip]
+mod table;
+#[cfg(test)]
+mod gen;
 
 /// Longest text scanned (bytes); the rest of a longer text is not looked at.
 pub const SCAN_MAX: usize = 1 << 20;
 /// Bytes before a keyword hit that a rule's regex may look at.
 const WINDOW_BEFORE: usize = 256;
 /// Bytes after a keyword hit that a rule's regex may look at.
+#[cfg_attr(not(test), allow(dead_code))] // the generator (gen.rs) uses it
 const WINDOW_AFTER: usize = 1024;
 /// Bytes after a keyword hit for rules whose match spans a block (PEM private keys).
+#[cfg_attr(not(test), allow(dead_code))] // the generator (gen.rs) uses it
 const WINDOW_AFTER_BLOCK: usize = 16 << 10;
 /// Bytes after a keyword hit for the assignment template (one line: the keyword's suffix, the
 /// operator, quotes and a value of at most 150 bytes).
+#[cfg_attr(not(test), allow(dead_code))] // the generator (gen.rs) uses it
 const WINDOW_AFTER_ASSIGNMENT: usize = 256;
 /// Bytes before a keyword hit for the assignment template (its `[\w.-]{0,50}` prefix).
 const WINDOW_BEFORE_ASSIGNMENT: usize = 64;
 /// The operator group of gitleaks' assignment template, as the rule text writes it.
+#[cfg_attr(not(test), allow(dead_code))] // the generator (gen.rs) uses it
 const ASSIGNMENT: &str = r"(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)";
 /// Shortest value run after an assignment for the template's keyword hit to count.
 const ASSIGNMENT_VALUE_MIN: usize = 8;
@@ -53,10 +60,10 @@ struct Rule {
     /// Capture group that holds the secret; `None` = first non-empty capture, else the match.
     group: Option<usize>,
     pattern: &'static str,
-    /// Indexes into `Engine::allows` that belong to this rule.
-    allows: Vec<usize>,
+    /// Indexes into `table::ALLOWS` that belong to this rule.
+    allows: &'static [usize],
     /// Stopwords of this rule (lower-case).
-    stops: Vec<&'static str>,
+    stops: &'static [&'static str],
     /// Bytes after a keyword hit its regex may look at.
     after: usize,
     /// True for gitleaks' assignment template (`keyword … = value`): a keyword hit counts only
@@ -74,152 +81,9 @@ struct Rule {
 struct Prefix {
     /// The literals a match starts with, one per alternative of the group the pattern opens
     /// with (`\b((?:hvs\.…|s\.…))` has `hvs.` and `s.`), or the one literal.
-    literals: Vec<String>,
+    literals: &'static [&'static str],
     case_sensitive: bool,
     word_start: bool,
-}
-
-/// The alternatives of the innermost of the `opened` groups `p` starts inside, or `None` when
-/// an alternation sits in an outer group (then a match need not start with the inner group)
-/// or the groups do not close.
-fn inner_alternatives(p: &str, opened: usize) -> Option<Vec<&str>> {
-    let b = p.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut closed = 0usize;
-    let mut from = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 1,
-            b'[' => {
-                // Skip the class (nested classes, escapes, a leading `]` or `^]`).
-                let mut n = 1;
-                i += 1;
-                if b.get(i) == Some(&b'^') {
-                    i += 1;
-                }
-                if b.get(i) == Some(&b']') {
-                    i += 1;
-                }
-                while i < b.len() && n > 0 {
-                    match b[i] {
-                        b'\\' => i += 1,
-                        b'[' => n += 1,
-                        b']' => n -= 1,
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                continue;
-            }
-            b'(' => depth += 1,
-            b')' if depth > 0 => depth -= 1,
-            b')' => {
-                if closed == 0 {
-                    out.push(&p[from..i]);
-                }
-                closed += 1;
-                if closed == opened {
-                    return Some(out);
-                }
-            }
-            b'|' if depth == 0 => {
-                if closed > 0 {
-                    return None;
-                }
-                out.push(&p[from..i]);
-                from = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The literal an alternative starts with (up to the first metacharacter or quantified char).
-fn leading_literal(p: &str) -> String {
-    let mut literal = String::new();
-    let mut chars = p.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some(e @ ('.' | '-' | '_' | '/')) => literal.push(e),
-                _ => break,
-            },
-            c if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/') => {
-                // A quantifier or alternation right after makes the last char optional.
-                if matches!(chars.peek(), Some('?' | '*' | '{' | '|')) {
-                    break;
-                }
-                literal.push(c)
-            }
-            _ => break,
-        }
-    }
-    literal
-}
-
-/// The literals a pattern starts with when each begins with one of `keywords` (see
-/// [`Rule::prefix`]).
-fn prefix_of(pattern: &str, keywords: &str) -> Option<Prefix> {
-    let mut p = pattern;
-    let mut case_sensitive = true;
-    let mut word_start = false;
-    let mut opened = 0;
-    loop {
-        if let Some(r) = p.strip_prefix("(?i)") {
-            case_sensitive = false;
-            p = r;
-        } else if let Some(r) = p.strip_prefix("\\b") {
-            word_start = true;
-            p = r;
-        } else if let Some(r) = p.strip_prefix("(?:").or_else(|| p.strip_prefix('(')) {
-            if r.starts_with('?') {
-                return None;
-            }
-            opened += 1;
-            p = r;
-        } else {
-            break;
-        }
-    }
-    let keyword_led = |literal: &str| {
-        let lower = literal.to_ascii_lowercase();
-        keywords
-            .split(',')
-            .any(|k| !k.is_empty() && lower.starts_with(k))
-    };
-    // The first alternative ends at the first `|` or `)` (neither is a literal char): most
-    // patterns fail here, before the walk over their groups (the table is parsed per process).
-    if !keyword_led(&leading_literal(
-        &p[..p.find(['|', ')']).unwrap_or(p.len())],
-    )) {
-        return None;
-    }
-    let alternatives = if opened == 0 {
-        // A top-level alternation: the `\b` and flags bind only to the first alternative.
-        if p.contains('|') && inner_alternatives(&format!("{p})"), 1)?.len() > 1 {
-            return None;
-        }
-        vec![p]
-    } else {
-        inner_alternatives(p, opened)?
-    };
-    let mut literals = Vec::with_capacity(alternatives.len());
-    for alt in alternatives {
-        let literal = leading_literal(alt);
-        if !keyword_led(&literal) {
-            return None;
-        }
-        literals.push(literal);
-    }
-    Some(Prefix {
-        literals,
-        case_sensitive,
-        word_start,
-    })
 }
 
 /// An allowlist regex: applied to the secret or to the whole match.
@@ -229,20 +93,18 @@ struct Allow {
     pattern: &'static str,
 }
 
+/// What a process builds on first use: the keyword index and a lazy slot per regex.
 struct Engine {
-    rules: Vec<Rule>,
+    rules: &'static [Rule],
     regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
-    allows: Vec<Allow>,
+    allows: &'static [Allow],
     allow_regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
     /// Indexes into `allows` of the global allowlist.
-    global_allows: Vec<usize>,
-    global_stops: Vec<&'static str>,
+    global_allows: &'static [usize],
+    global_stops: &'static [&'static str],
     lits: LiteralIndex,
     /// For each keyword id, the rules that own it.
-    owners: Vec<Vec<u16>>,
-    /// Table lines that did not parse (a test holds it at 0).
-    #[cfg_attr(not(test), allow(dead_code))]
-    malformed: usize,
+    owners: &'static [&'static [u16]],
 }
 
 /// One secret found in a text.
@@ -264,99 +126,15 @@ fn engine() -> &'static Engine {
 }
 
 fn build() -> Engine {
-    let mut rules: Vec<Rule> = Vec::with_capacity(256);
-    let mut allows = Vec::new();
-    let mut global_allows = Vec::new();
-    let mut global_stops = Vec::new();
-    let mut lits: Vec<&'static str> = Vec::new();
-    let mut owners: Vec<Vec<u16>> = Vec::new();
-    let mut index: std::collections::HashMap<&'static str, usize> =
-        std::collections::HashMap::with_capacity(512);
-    let mut malformed = 0;
-    for line in DATA.lines() {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        // At most six tab-separated fields, split without allocating (one process parses the
-        // table once per call of the hook).
-        let mut f: [&'static str; 6] = [""; 6];
-        let mut nf = 0;
-        for part in line.split('\t') {
-            if nf == f.len() {
-                nf += 1;
-                break;
-            }
-            f[nf] = part;
-            nf += 1;
-        }
-        match (f[0], nf) {
-            ("rule", 6) => {
-                let [_, id, ent, group, kws, pattern] = f;
-                let ri = rules.len() as u16;
-                for k in kws.split(',').filter(|k| !k.is_empty()) {
-                    match index.get(k).copied() {
-                        Some(p) => owners[p].push(ri),
-                        None => {
-                            index.insert(k, lits.len());
-                            lits.push(k);
-                            owners.push(vec![ri]);
-                        }
-                    }
-                }
-                let assignment = pattern.contains(ASSIGNMENT);
-                rules.push(Rule {
-                    id,
-                    entropy: ent.parse().unwrap_or(0.0),
-                    group: group.parse().ok(),
-                    pattern,
-                    allows: Vec::new(),
-                    stops: Vec::new(),
-                    after: if pattern.contains("PRIVATE") {
-                        WINDOW_AFTER_BLOCK
-                    } else if assignment {
-                        WINDOW_AFTER_ASSIGNMENT
-                    } else {
-                        WINDOW_AFTER
-                    },
-                    assignment,
-                    prefix: prefix_of(pattern, kws),
-                });
-            }
-            ("allow", 4) => {
-                let [_, who, target, pattern, ..] = f;
-                let i = allows.len();
-                allows.push(Allow {
-                    on_match: target == "match",
-                    pattern,
-                });
-                match rules.iter_mut().rev().find(|r| r.id == who) {
-                    Some(r) => r.allows.push(i),
-                    None if who == "*" => global_allows.push(i),
-                    None => malformed += 1,
-                }
-            }
-            ("stop", 3) => {
-                let [_, who, words, ..] = f;
-                let words = words.split(',').filter(|w| !w.is_empty());
-                match rules.iter_mut().rev().find(|r| r.id == who) {
-                    Some(r) => r.stops.extend(words),
-                    None if who == "*" => global_stops.extend(words),
-                    None => malformed += 1,
-                }
-            }
-            _ => malformed += 1,
-        }
-    }
     Engine {
-        regexes: rules.iter().map(|_| OnceLock::new()).collect(),
-        allow_regexes: allows.iter().map(|_| OnceLock::new()).collect(),
-        rules,
-        allows,
-        global_allows,
-        global_stops,
-        lits: LiteralIndex::new(lits),
-        owners,
-        malformed,
+        rules: table::RULES,
+        regexes: table::RULES.iter().map(|_| OnceLock::new()).collect(),
+        allows: table::ALLOWS,
+        allow_regexes: table::ALLOWS.iter().map(|_| OnceLock::new()).collect(),
+        global_allows: table::GLOBAL_ALLOWS,
+        global_stops: table::GLOBAL_STOPS,
+        lits: LiteralIndex::new(table::KEYWORDS.to_vec()),
+        owners: table::OWNERS,
     }
 }
 
@@ -486,7 +264,7 @@ pub fn scan(text: &str, limit: usize) -> Vec<SecretHit<'_>> {
     let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); eng.rules.len()];
     let lb = lower.as_bytes();
     eng.lits.for_each_match(&lower, |start, end, lit| {
-        for &ri in &eng.owners[lit] {
+        for &ri in eng.owners[lit] {
             let ri = ri as usize;
             let r = &eng.rules[ri];
             let before = if r.assignment {

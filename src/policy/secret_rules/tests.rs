@@ -103,8 +103,8 @@ pub(crate) fn shapes() -> Vec<(&'static str, String)> {
 
 #[test]
 fn the_table_parses_and_every_regex_compiles() {
+    assert_eq!(gen::parse().malformed, 0);
     let eng = build();
-    assert_eq!(eng.malformed, 0);
     assert_eq!(eng.rules.len(), 217, "rules kept from gitleaks' 221");
     let bad: Vec<&str> = eng
         .rules
@@ -240,21 +240,21 @@ fn hand_list_coverage() {
 
 #[test]
 fn prefix_rules_gate_their_keyword() {
-    let p = prefix_of(r"\b(ey[a-zA-Z0-9]{17,}\.ey)", "ey").unwrap();
+    let p = gen::prefix_of(r"\b(ey[a-zA-Z0-9]{17,}\.ey)", "ey").unwrap();
     assert_eq!(
         (p.literals[0].as_str(), p.case_sensitive, p.word_start),
         ("ey", true, true)
     );
-    let p = prefix_of("SK[0-9a-fA-F]{32}", "sk").unwrap();
+    let p = gen::prefix_of("SK[0-9a-fA-F]{32}", "sk").unwrap();
     assert_eq!(
         (p.literals[0].as_str(), p.case_sensitive, p.word_start),
         ("SK", true, false)
     );
-    assert!(prefix_of(r"(?i)\b(npm_[a-z0-9]{36})", "npm_").is_some_and(|p| !p.case_sensitive));
-    assert!(prefix_of(r"\b(sk-(?:proj|svcacct)-x)T3BlbkFJ", "t3blbkfj").is_none());
-    assert!(prefix_of(r"(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE", "-----begin").is_some());
+    assert!(gen::prefix_of(r"(?i)\b(npm_[a-z0-9]{36})", "npm_").is_some_and(|p| !p.case_sensitive));
+    assert!(gen::prefix_of(r"\b(sk-(?:proj|svcacct)-x)T3BlbkFJ", "t3blbkfj").is_none());
+    assert!(gen::prefix_of(r"(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE", "-----begin").is_some());
     // An alternation of literals that each start with a keyword (vault's `hvs.` and `s.`).
-    let p = prefix_of(
+    let p = gen::prefix_of(
         r#"\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))(?:[\x60'"\s;]|\\[nr]|$)"#,
         "hvs.,s.",
     )
@@ -265,13 +265,13 @@ fn prefix_rules_gate_their_keyword() {
     );
     // An alternative without a keyword literal, an alternation in an outer group or at the
     // top level (where `\b` binds to the first alternative only): no prefix.
-    assert!(prefix_of(r"\b((?:hvs\.x|[a-z]s\.y))", "hvs.,s.").is_none());
-    assert!(prefix_of(r"((?:abc)|def)", "abc").is_none());
-    assert!(prefix_of(r"\babc|def", "abc").is_none());
-    assert!(prefix_of(r"(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z2-7]{16}", "a3t,akia,asia").is_some());
-    assert!(prefix_of(r"(?:A3T[A-Z0-9]|AKIA|[AB]SIA)", "a3t,akia,asia").is_none());
+    assert!(gen::prefix_of(r"\b((?:hvs\.x|[a-z]s\.y))", "hvs.,s.").is_none());
+    assert!(gen::prefix_of(r"((?:abc)|def)", "abc").is_none());
+    assert!(gen::prefix_of(r"\babc|def", "abc").is_none());
+    assert!(gen::prefix_of(r"(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z2-7]{16}", "a3t,akia,asia").is_some());
+    assert!(gen::prefix_of(r"(?:A3T[A-Z0-9]|AKIA|[AB]SIA)", "a3t,akia,asia").is_none());
     // Classes and escapes inside the group do not split it.
-    let p = prefix_of(r"(ab[|)]c\|d|xy)", "ab,xy").unwrap();
+    let p = gen::prefix_of(r"(ab[|)]c\|d|xy)", "ab,xy").unwrap();
     assert_eq!(p.literals, vec!["ab".to_string(), "xy".to_string()]);
     // Sentences ending in a plural (`seconds. `) hold `s.` inside a word: no window for vault.
     let prose = "The build finished in 42 seconds. Tests: 118 passed. ".repeat(80);
@@ -287,4 +287,32 @@ fn prefix_rules_gate_their_keyword() {
     let eng: &'static Engine = Box::leak(Box::new(build()));
     let _ = eng;
     assert!(scan(&"they ask the key holder; ".repeat(400), 4).is_empty());
+}
+
+/// `table.rs` is what the generator renders from data/secret_rules.tsv (the statics the hook
+/// uses hold exactly the TSV's rules); with `INTENTSHIELD_REGENERATE=1` the test writes it.
+#[test]
+fn the_table_is_generated_from_the_tsv() {
+    let parsed = gen::parse();
+    assert_eq!(parsed.malformed, 0);
+    let want = gen::render(&parsed);
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/policy/secret_rules/table.rs"
+    );
+    if std::env::var_os("INTENTSHIELD_REGENERATE").is_some() {
+        std::fs::write(path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(path).unwrap();
+    assert!(
+        have == want,
+        "src/policy/secret_rules/table.rs is stale; regenerate it: INTENTSHIELD_REGENERATE=1 cargo test --lib secret_rules::tests::the_table_is_generated_from_the_tsv"
+    );
+    // And the compiled-in statics are that file's (not an older build's).
+    assert_eq!(table::RULES.len(), parsed.rules.len());
+    for (a, b) in table::RULES.iter().zip(&parsed.rules) {
+        assert_eq!((a.id, a.pattern, a.after), (b.id, b.pattern, b.after));
+        assert_eq!(a.prefix.is_some(), b.prefix.is_some(), "{}", a.id);
+    }
+    assert_eq!(table::KEYWORDS, parsed.keywords.as_slice());
 }
