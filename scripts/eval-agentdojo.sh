@@ -6,25 +6,30 @@
 # values), and write the "AgentDojo replay" section of docs/evaluation.md (between its
 # generated-section markers; the rest of the file, the detection report included, is kept).
 #
-# Usage: scripts/eval-agentdojo.sh [--regenerate] [--bin PATH] [--exec] [--no-doc]
+# Usage: scripts/eval-agentdojo.sh [--regenerate] [--bin PATH] [--exec] [--no-doc] [--trusted]
 #   --regenerate  first rebuild the trace files with scripts/agentdojo_traces.py (the first two
 #                 need `pip install agentdojo==0.1.35`; the reworded one is made from the first)
 #   --bin PATH    the intentshield binary (default: build and use the release binary)
 #   --exec        spawn the binary per event instead of running the hook in process
 #   --no-doc      print the tables, leave docs/evaluation.md alone
+#   --trusted     also replay with the example trusted-destination list
+#                 (configs/agentdojo-trusted.toml) and with the list plus the example contracts
+#                 (configs/contracts/bank.toml, workspace.toml), and print their summary rows
+#                 (README's "with the example trusted-destination list" figures)
 # The replay runs with an empty config file, so a developer's own settings never change the
 # figures (the defaults: --review tainted, --outputs warn).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-regen=0 bin="" exec_flag="" doc=1
+regen=0 bin="" exec_flag="" doc=1 trusted=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --regenerate) regen=1 ;;
     --bin) bin="$2"; shift ;;
     --exec) exec_flag="--exec" ;;
     --no-doc) doc=0 ;;
-    *) echo "usage: $0 [--regenerate] [--bin PATH] [--exec] [--no-doc]" >&2; exit 2 ;;
+    --trusted) trusted=1 ;;
+    *) echo "usage: $0 [--regenerate] [--bin PATH] [--exec] [--no-doc] [--trusted]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -50,6 +55,17 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin" replay "important_instructions=$traces" "direct=$direct" "reworded=$reworded" \
   --config "$tmp/config.toml" --calls "$tmp/calls.jsonl" $exec_flag > "$tmp/tables.md"
 cat "$tmp/tables.md"
+if [ "$trusted" = 1 ]; then
+  cp configs/agentdojo-trusted.toml "$tmp/list.toml"
+  { echo "contracts_files = [\"$PWD/configs/contracts/bank.toml\", \"$PWD/configs/contracts/workspace.toml\"]"
+    cat configs/agentdojo-trusted.toml; } > "$tmp/list-contracts.toml"
+  for c in list list-contracts; do
+    echo
+    echo "With $c.toml (all suites; columns as in the first table):"
+    "$bin" replay "important_instructions=$traces" "direct=$direct" "reworded=$reworded" \
+      --config "$tmp/$c.toml" $exec_flag | grep -F '**all**'
+  done
+fi
 [ "$doc" = 1 ] || exit 0
 
 python3 - "$tmp/tables.md" "$tmp/calls.jsonl" "$traces" "$direct" "$reworded" <<'PY'
