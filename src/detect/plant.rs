@@ -868,7 +868,7 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
     // end of the loop); unconditional guard switches; steps that point at code not shown.
     let mut persists: Vec<(usize, usize)> = Vec::new();
     let mut guard_now: Option<(usize, usize)> = None;
-    let mut opaque: Option<usize> = None;
+    let mut opaque: Option<(usize, usize)> = None;
     let mut netcode_seen = false;
     for &(a, b) in &sents {
         let s = &text[a..b];
@@ -968,7 +968,7 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         netcode_seen |= piped.is_some() || decoded.is_some() || bang.is_some();
         // ---- a step that points at code the text does not show
         if opaque.is_none() && (imp.is_some() || prerequisite(s)) {
-            opaque = code_reference(s).map(|p| a + p);
+            opaque = code_reference(s).map(|p| (a + p, b));
         }
         if let Some(p) = decoded.or(bang).or(piped.filter(|x| x.1).map(|x| x.0)) {
             emit("plant.indirect_exec", a + p, b);
@@ -1034,8 +1034,8 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         emit("coercion.prerequisite", p.min(t), p.max(t) + 1);
         // A step the reader's task supposedly depends on, done with code the text points at
         // but does not contain ("install the hook (see snippet)" with no snippet).
-        if let Some(o) = opaque.filter(|_| !code_shown) {
-            emit("plant.opaque_step", o, o + 1);
+        if let Some((o, e)) = opaque.filter(|_| !code_shown) {
+            emit("plant.opaque_step", o, e);
         }
         // The combination: a change to the agent's controls or a persistence target, asked
         // for as a step the reader's task supposedly depends on.
