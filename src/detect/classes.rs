@@ -554,6 +554,44 @@ const VOCAB: &[(u64, &[&str])] = &[
             "перешли",
             "загрузи",
             "переведи",
+            // ko: imperative forms (plain, polite, formal) of send, transfer, forward, upload
+            "보내",
+            "보내라",
+            "보내세요",
+            "보내십시오",
+            "보내줘",
+            "보내주세요",
+            "전송해",
+            "전송하라",
+            "전송하세요",
+            "전송하십시오",
+            "전달해",
+            "전달하라",
+            "전달하세요",
+            "전달하십시오",
+            "업로드해",
+            "업로드하라",
+            "업로드하세요",
+            "업로드하십시오",
+            // ar: send (m., f., pl., with "and"), upload, transfer; "do the sending" (qum bi-)
+            "أرسل",
+            "ارسل",
+            "أرسلي",
+            "أرسلوا",
+            "وأرسل",
+            "ارفع",
+            "انقل",
+            "بإرسال",
+            "برفع",
+            // hi: send (imperative and stem of "bhej do"), upload, forward, e-mail, transfer
+            "भेजें",
+            "भेजो",
+            "भेजिए",
+            "भेज",
+            "अपलोड",
+            "फॉरवर्ड",
+            "ईमेल",
+            "ट्रांसफर",
         ],
     ),
     (
@@ -596,6 +634,34 @@ const VOCAB: &[(u64, &[&str])] = &[
             "выполни",
             "запусти",
             "удали",
+            // ko: run / execute, delete
+            "실행해",
+            "실행하라",
+            "실행하세요",
+            "실행하십시오",
+            "삭제해",
+            "삭제하라",
+            "삭제하세요",
+            "삭제하십시오",
+            // ar: execute, run ("do the running"), delete, erase
+            "نفذ",
+            "ونفذ",
+            "بتشغيل",
+            "بتنفيذ",
+            "احذف",
+            "امسح",
+            "بحذف",
+            // hi: run, execute, delete
+            "चलाएं",
+            "चलाएँ",
+            "चलाओ",
+            "चलाइए",
+            "निष्पादित",
+            "हटाएं",
+            "हटाएँ",
+            "हटाओ",
+            "मिटाएं",
+            "डिलीट",
         ],
     ),
     (
@@ -1452,7 +1518,9 @@ fn tokenize(text: &str) -> Vec<Tok> {
                     }
                 }
                 let w = text[ws..j].trim_matches('\'');
-                let mut cls = if w.len() <= 40 {
+                // 64: a Hangul word is looked up as jamo (three bytes each), so a six-syllable
+                // verb form ("삭제하십시오") is 42 bytes.
+                let mut cls = if w.len() <= 64 {
                     v.words.get(w).unwrap_or(0)
                 } else {
                     0
@@ -2066,7 +2134,10 @@ fn action_at(text: &str, toks: &[Tok], i: usize, emit: &mut dyn FnMut(&'static s
         || matches!(
             w,
             "curl" | "wget" | "scp" | "rsync" | "nc" | "netcat" | "ncat" | "exfiltrate"
-        );
+        )
+        // The non-ASCII action words are imperative forms (ru, ko, ar, hi): the mood is in the
+        // word, and in ko and hi the verb ends the clause, after its object.
+        || !w.is_ascii();
     if !imperative {
         return;
     }
@@ -2195,6 +2266,8 @@ fn instruction_inside(text: &str, toks: &[Tok], s: usize, e: usize) -> bool {
     let lead = |k: usize| {
         k == 0
             || span[k].clause
+            // non-ASCII action words are imperative forms (see `action_at`)
+            || (span[k].cls & ACTION != 0 && !word(text, &span[k]).is_ascii())
             || matches!(
                 word(text, &span[k - 1]),
                 "please" | "and" | "then" | "first" | "must" | "should"
