@@ -756,11 +756,12 @@ pub struct ArgKey {
     pub whole: bool,
 }
 
-/// The keys a call's arguments are matched with: every short string argument whole (as a
-/// name, date or ID when it reads as one), a number argument, and the values inside each
-/// string ([`values_in`]; in a long free-text argument, a message body, only e-mail
-/// addresses, URLs, hosts, IBANs, long numbers and identifiers, not names or quotes).
-/// Bounded ([`MAX_ARG_KEYS`]).
+/// The keys a call's arguments are matched with, over every leaf of the arguments
+/// ([`provenance::walk_args`]: strings, numbers in their canonical and written forms, object
+/// keys): each short leaf whole (as an ID, date or free text when it reads as one), and the
+/// values inside each string ([`values_in`]; in a long free-text argument, a message body,
+/// only e-mail addresses, URLs, hosts, IBANs, long numbers and identifiers, not names or
+/// quotes). Bounded ([`MAX_ARG_KEYS`]).
 pub fn arg_keys(input: &Value) -> Vec<ArgKey> {
     let mut out: Vec<ArgKey> = Vec::new();
     let push = |out: &mut Vec<ArgKey>, key: String, kind: &'static str, whole: bool| {
@@ -769,48 +770,33 @@ pub fn arg_keys(input: &Value) -> Vec<ArgKey> {
             out.push(ArgKey { key, kind, whole });
         }
     };
-    let mut stack: Vec<(&Value, usize)> = vec![(input, 0)];
-    while let Some((v, depth)) = stack.pop() {
-        if depth > provenance::MAX_LEAF_DEPTH || out.len() >= MAX_ARG_KEYS {
-            break;
+    provenance::walk_args(input, &mut |_, _, s| {
+        if out.len() >= MAX_ARG_KEYS {
+            return;
         }
-        match v {
-            Value::Array(a) => stack.extend(a.iter().take(1000).map(|x| (x, depth + 1))),
-            Value::Object(m) => stack.extend(m.values().take(1000).map(|x| (x, depth + 1))),
-            Value::Number(n) => {
-                if let Some(u) = n.as_u64().filter(|u| *u < 1_000_000) {
-                    push(&mut out, u.to_string(), kind::ID, true);
-                }
+        let t = s.trim();
+        if t.len() <= MAX_KEY {
+            let n = short_numbers(t);
+            let d = dates(t);
+            if n.len() == 1 && t.trim_matches(|c: char| !c.is_ascii_digit()).len() == t.len() {
+                push(&mut out, n[0].clone(), kind::ID, true);
+            } else if d.len() == 1
+                && t.len() <= 25
+                && t.bytes().filter(u8::is_ascii_alphabetic).count() <= 3
+            {
+                push(&mut out, d[0].clone(), kind::DATE, true);
+            } else if let Some(k) = norm(t) {
+                push(&mut out, k, kind::QUOTED, true);
             }
-            Value::String(s) => {
-                let t = s.trim();
-                if t.len() <= MAX_KEY {
-                    let n = short_numbers(t);
-                    let d = dates(t);
-                    if n.len() == 1
-                        && t.trim_matches(|c: char| !c.is_ascii_digit()).len() == t.len()
-                    {
-                        push(&mut out, n[0].clone(), kind::ID, true);
-                    } else if d.len() == 1
-                        && t.len() <= 25
-                        && t.bytes().filter(u8::is_ascii_alphabetic).count() <= 3
-                    {
-                        push(&mut out, d[0].clone(), kind::DATE, true);
-                    } else if let Some(k) = norm(t) {
-                        push(&mut out, k, kind::QUOTED, true);
-                    }
-                }
-                let long = t.len() > MAX_KEY;
-                for (k, kd) in values_in(crate::text::cap(t, 16 * 1024), false) {
-                    if long && matches!(kd, kind::NAME | kind::QUOTED | kind::DATE) {
-                        continue;
-                    }
-                    push(&mut out, k, kd, false);
-                }
-            }
-            _ => {}
         }
-    }
+        let long = t.len() > MAX_KEY;
+        for (k, kd) in values_in(crate::text::cap(t, 16 * 1024), false) {
+            if long && matches!(kd, kind::NAME | kind::QUOTED | kind::DATE) {
+                continue;
+            }
+            push(&mut out, k, kd, false);
+        }
+    });
     out
 }
 
@@ -1033,6 +1019,17 @@ mod tests {
         assert_eq!(get("riverside view hotel").map(|x| x.whole), Some(true));
         assert_eq!(get("05-13").map(|x| x.kind), Some(kind::DATE));
         assert!(get("www.secure-systems-252.com").is_some());
+    }
+
+    #[test]
+    fn argument_keys_see_numbers_floats_and_object_keys() {
+        let a = arg_keys(&json!({"file_id": 13.0, "account": 98765432,
+            "to": {"Quarterly Offsite Review": true}}));
+        let get = |k: &str| a.iter().find(|x| x.key == k).cloned();
+        assert_eq!(get("13").map(|x| (x.kind, x.whole)), Some((kind::ID, true)), "{a:?}");
+        assert!(get("13.0").is_some(), "{a:?}");
+        assert!(get("98765432").is_some(), "{a:?}");
+        assert_eq!(get("quarterly offsite review").map(|x| x.whole), Some(true), "{a:?}");
     }
 
     #[test]
