@@ -1302,7 +1302,9 @@ pub fn arg_leaves(v: &Value) -> Vec<(String, String)> {
 pub fn arg_leaves_whole(v: &Value) -> (Vec<(String, String)>, bool) {
     let mut out = Vec::new();
     let whole = walk_args(v, &mut |path, _, t| {
-        let key = path.last().map_or(String::new(), |k| k.to_ascii_lowercase());
+        let key = path
+            .last()
+            .map_or(String::new(), |k| k.to_ascii_lowercase());
         out.push((key, t.to_string()));
     });
     (out, whole)
@@ -1345,7 +1347,10 @@ mod leaves_tests {
         assert!(has("recipients", "mallory@evil.example"), "{l:?}");
         assert!(has("", "recipients"));
         let big: Value = serde_json::from_str("9.8765432e7").unwrap_or(Value::Null);
-        assert_eq!(arg_leaves(&big).first().map(|x| x.1.as_str()), Some("98765432"));
+        assert_eq!(
+            arg_leaves(&big).first().map(|x| x.1.as_str()),
+            Some("98765432")
+        );
     }
 }
 
@@ -1600,8 +1605,19 @@ fn plain_key(kl: &str) -> bool {
 /// Key prefixes (lower-case, letters and digits only) that say a split address's parts are a
 /// destination's: `to_user` + `to_domain`, `recipient_local` + `recipient_host`.
 const SPLIT_PREFIXES: &[&str] = &[
-    "", "to", "recipient", "email", "mail", "dest", "destination", "target", "replyto", "cc",
-    "bcc", "forward", "forwardto",
+    "",
+    "to",
+    "recipient",
+    "email",
+    "mail",
+    "dest",
+    "destination",
+    "target",
+    "replyto",
+    "cc",
+    "bcc",
+    "forward",
+    "forwardto",
 ];
 
 /// The destinations that pairs of fields of one object make: `owner` + `repo` (or under a
@@ -1839,11 +1855,15 @@ mod tests {
         let d = destination_args(&json!({"recipients": {"Mallory@Evil-Mail.example": "to"}}));
         assert!(has(&d, kind::EMAIL, "mallory@evil-mail.example"), "{d:?}");
         let d = destination_args(&json!({"recipients": [{"email": "a@b.example", "name": "A"}]}));
-        assert!(!d.iter().any(|v| v.text == "email" || v.text == "name"), "{d:?}");
+        assert!(
+            !d.iter().any(|v| v.text == "email" || v.text == "name"),
+            "{d:?}"
+        );
         // A split address.
         let d = destination_args(&json!({"to_user": "mallory", "to_domain": "evil-mail.example"}));
         assert!(has(&d, kind::EMAIL, "mallory@evil-mail.example"), "{d:?}");
-        let d = destination_args(&json!({"recipient": {"local_part": "eve", "domain": "x.example"}}));
+        let d =
+            destination_args(&json!({"recipient": {"local_part": "eve", "domain": "x.example"}}));
         assert!(has(&d, kind::EMAIL, "eve@x.example"), "{d:?}");
         // A login is not a mailbox.
         let d = destination_args(&json!({"user": "bob", "host": "db.internal.example"}));
