@@ -1162,62 +1162,152 @@ fn numbers(text: &str, out: &mut Out) {
     }
 }
 
-/// Deepest nesting of a JSON value whose strings [`string_leaves`] collects.
+/// Deepest nesting of a JSON value whose leaves [`walk_args`] visits.
 pub const MAX_LEAF_DEPTH: usize = 32;
-/// Most string leaves [`string_leaves`] collects.
+/// Most string leaves (and, separately, most object keys) [`walk_args`] visits.
 pub const MAX_LEAVES: usize = 4096;
+/// Most number leaves [`walk_args`] visits (numbers are cheap; a data array may hold many).
+pub const MAX_NUMBER_LEAVES: usize = 16 * 1024;
 
-/// Every string leaf of a JSON value with the key path that holds it (lower-case keys).
-/// Depth is bounded ([`MAX_LEAF_DEPTH`]) and so is the number of leaves ([`MAX_LEAVES`]); see
-/// [`string_leaves_whole`] to know whether anything was left out.
-pub fn string_leaves(v: &Value) -> Vec<(String, &str)> {
-    string_leaves_whole(v).0
+/// What a leaf of a call's arguments is: every one of them is a value an argument check
+/// must see (an account number may be a JSON number, an address may be an object key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// A string value.
+    Str,
+    /// A number, as its canonical text (`13` for `13.0`) and, when it differs, as written
+    /// (`13.0`): one visit per text.
+    Num,
+    /// An object key (`{"recipients": {"a@b.example": "to"}}`); its path is its object's.
+    Key,
 }
 
-/// [`string_leaves`], and whether they are all of them: false when the walk stopped before
-/// the end, at a string or a non-empty array or object deeper than [`MAX_LEAF_DEPTH`] (not
-/// looked into), or at a string past the first [`MAX_LEAVES`]. Such arguments cannot be checked
+/// The texts of a JSON number: the integer form when the value is a whole number below
+/// 10^18 (`13` for `13.0`, `98765432` for `9.8765432e7`), and the written form when it
+/// differs (`13.0`, `1.5`, `1e30`).
+pub fn number_texts(n: &serde_json::Number) -> Vec<String> {
+    if let Some(u) = n.as_u64() {
+        return vec![u.to_string()];
+    }
+    if let Some(i) = n.as_i64() {
+        return vec![i.to_string()];
+    }
+    let written = n.to_string();
+    let mut out = Vec::with_capacity(2);
+    if let Some(f) = n.as_f64() {
+        if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e18 {
+            // Exact: a whole f64 below 10^18 converts without rounding past its own.
+            #[allow(clippy::cast_possible_truncation)]
+            out.push((f as i64).to_string());
+        }
+    }
+    if !out.contains(&written) {
+        out.push(written);
+    }
+    out
+}
+
+/// The one walk over a call's arguments that every argument check shares: visits each
+/// string, number ([`number_texts`]) and object key with the path of object keys above it
+/// (original case; array indexes are not in it). Returns false when the walk left something
+/// out: a leaf deeper than [`MAX_LEAF_DEPTH`], or past the first [`MAX_LEAVES`] strings,
+/// [`MAX_LEAVES`] keys or [`MAX_NUMBER_LEAVES`] numbers. Such arguments cannot be checked
 /// whole, and what cannot be analysed is not harmless.
-pub fn string_leaves_whole(v: &Value) -> (Vec<(String, &str)>, bool) {
-    let mut out = Vec::new();
-    let mut whole = true;
-    walk(v, "", &mut out, 0, &mut whole);
-    (out, whole)
+pub fn walk_args<'a>(v: &'a Value, visit: &mut dyn FnMut(&[&'a str], Part, &str)) -> bool {
+    let mut st = WalkState {
+        path: Vec::new(),
+        strings: MAX_LEAVES,
+        keys: MAX_LEAVES,
+        numbers: MAX_NUMBER_LEAVES,
+        whole: true,
+    };
+    walk_rec(v, 0, &mut st, visit);
+    st.whole
 }
 
-fn walk<'a>(
+struct WalkState<'a> {
+    path: Vec<&'a str>,
+    strings: usize,
+    keys: usize,
+    numbers: usize,
+    whole: bool,
+}
+
+fn walk_rec<'a>(
     v: &'a Value,
-    key: &str,
-    out: &mut Vec<(String, &'a str)>,
     depth: usize,
-    whole: &mut bool,
+    st: &mut WalkState<'a>,
+    visit: &mut dyn FnMut(&[&'a str], Part, &str),
 ) {
-    let holds_strings = match v {
-        Value::String(_) => true,
+    let holds_values = match v {
+        Value::String(_) | Value::Number(_) => true,
         Value::Array(a) => !a.is_empty(),
         Value::Object(m) => !m.is_empty(),
         _ => false,
     };
-    if depth > MAX_LEAF_DEPTH || out.len() >= MAX_LEAVES {
-        if holds_strings {
-            *whole = false;
+    if depth > MAX_LEAF_DEPTH {
+        if holds_values {
+            st.whole = false;
         }
         return;
     }
     match v {
-        Value::String(s) => out.push((key.to_string(), s)),
+        Value::String(s) => {
+            if st.strings == 0 {
+                st.whole = false;
+                return;
+            }
+            st.strings -= 1;
+            visit(&st.path, Part::Str, s);
+        }
+        Value::Number(n) => {
+            if st.numbers == 0 {
+                st.whole = false;
+                return;
+            }
+            st.numbers -= 1;
+            for t in number_texts(n) {
+                visit(&st.path, Part::Num, &t);
+            }
+        }
         Value::Array(a) => {
             for x in a {
-                walk(x, key, out, depth + 1, whole);
+                walk_rec(x, depth + 1, st, visit);
             }
         }
         Value::Object(m) => {
             for (k, x) in m {
-                walk(x, &k.to_ascii_lowercase(), out, depth + 1, whole);
+                if st.keys == 0 {
+                    st.whole = false;
+                } else {
+                    st.keys -= 1;
+                    visit(&st.path, Part::Key, k);
+                }
+                st.path.push(k);
+                walk_rec(x, depth + 1, st, visit);
+                st.path.pop();
             }
         }
         _ => {}
     }
+}
+
+/// Every leaf of a JSON value ([`walk_args`]: strings, numbers, object keys) with the
+/// lower-case key that holds it (for an object key, its object's key).
+pub fn arg_leaves(v: &Value) -> Vec<(String, String)> {
+    arg_leaves_whole(v).0
+}
+
+/// [`arg_leaves`], and whether they are all of them ([`walk_args`]'s bounds).
+pub fn arg_leaves_whole(v: &Value) -> (Vec<(String, String)>, bool) {
+    let mut out = Vec::new();
+    let whole = walk_args(v, &mut |path, _, t| {
+        let key = path
+            .last()
+            .map_or(String::new(), |k| k.to_ascii_lowercase());
+        out.push((key, t.to_string()));
+    });
+    (out, whole)
 }
 
 #[cfg(test)]
@@ -1226,19 +1316,41 @@ mod leaves_tests {
     use serde_json::json;
 
     #[test]
-    fn string_leaves_say_when_they_are_not_all() {
+    fn leaves_say_when_they_are_not_all() {
         let many = |n: usize| Value::Array((0..n).map(|_| json!("x")).collect());
-        assert!(string_leaves_whole(&json!({"a": many(MAX_LEAVES)})).1);
+        assert!(arg_leaves_whole(&json!({"a": many(MAX_LEAVES)})).1);
         let v = json!({"a": many(MAX_LEAVES), "b": "y"});
-        let (l, whole) = string_leaves_whole(&v);
-        assert_eq!((l.len(), whole), (MAX_LEAVES, false));
+        let (l, whole) = arg_leaves_whole(&v);
+        // The strings and the two keys.
+        assert_eq!((l.len(), whole), (MAX_LEAVES + 2, false));
         let deep = |d: usize, leaf: Value| (0..d).fold(leaf, |v, _| json!([v]));
-        assert!(string_leaves_whole(&deep(MAX_LEAF_DEPTH, json!("s"))).1);
-        assert!(!string_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!("s"))).1);
-        // Numbers, booleans, nulls and empty containers past the bound hold no string.
-        assert!(string_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!(1))).1);
-        assert!(string_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!([]))).1);
-        assert!(!string_leaves_whole(&deep(MAX_LEAF_DEPTH + 2, json!(1))).1);
+        assert!(arg_leaves_whole(&deep(MAX_LEAF_DEPTH, json!("s"))).1);
+        assert!(!arg_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!("s"))).1);
+        // A number past the bound is a value left out too; booleans, nulls and empty
+        // containers hold none.
+        assert!(!arg_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!(1))).1);
+        assert!(arg_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!(true))).1);
+        assert!(arg_leaves_whole(&deep(MAX_LEAF_DEPTH + 1, json!([]))).1);
+        let nums = Value::Array((0..MAX_NUMBER_LEAVES + 1).map(|i| json!(i)).collect());
+        assert!(!arg_leaves_whole(&nums).1);
+    }
+
+    #[test]
+    fn numbers_and_keys_are_leaves() {
+        let l = arg_leaves(&json!({"account": 98765432, "file_id": 13.0, "amount": 1.5,
+            "n": -4, "recipients": {"mallory@evil.example": "to"}}));
+        let has = |k: &str, t: &str| l.iter().any(|(a, b)| a == k && b == t);
+        assert!(has("account", "98765432"), "{l:?}");
+        assert!(has("file_id", "13") && has("file_id", "13.0"), "{l:?}");
+        assert!(has("amount", "1.5") && !has("amount", "1"), "{l:?}");
+        assert!(has("n", "-4"));
+        assert!(has("recipients", "mallory@evil.example"), "{l:?}");
+        assert!(has("", "recipients"));
+        let big: Value = serde_json::from_str("9.8765432e7").unwrap_or(Value::Null);
+        assert_eq!(
+            arg_leaves(&big).first().map(|x| x.1.as_str()),
+            Some("98765432")
+        );
     }
 }
 
@@ -1437,42 +1549,99 @@ pub fn is_path_key(key: &str) -> bool {
 }
 
 /// The values of every destination argument of a call's arguments ([`is_destination_key`]),
-/// however nested: a destination key's strings count, and so do the strings inside arrays
-/// and objects under it (`recipients: [{"email": …}]`, `to: [{"address": …}]`), except under
-/// keys that are plainly not addresses (a display name, a subject). An object holding an
-/// `owner` and a `repo` names the repository `owner/repo` ([`kind::REPO`]). Bounded like
-/// [`string_leaves`].
+/// however nested: a destination key's values count (strings, numbers: `"account":
+/// 98765432`), and so do the values inside arrays and objects under it (`recipients:
+/// [{"email": …}]`, `to: [{"address": …}]`), except under keys that are plainly not
+/// addresses (a display name, a subject). The keys of an object under a destination key are
+/// values too when they read as an address, URL, host, IBAN or number (`recipients:
+/// {"a@b.example": "to"}`; a bare word key is a field name, not an account). Pairs of fields
+/// make one destination ([`pair_values`]): `owner` + `repo` a repository ([`kind::REPO`]),
+/// `to_user` + `to_domain` an e-mail address. One walk ([`walk_args`]), bounded like it.
 pub fn destination_args(v: &Value) -> Vec<Val> {
     let mut out = Vec::new();
-    let mut budget = MAX_LEAVES;
-    dest_walk(v, "", false, &mut out, 0, &mut budget);
+    walk_args(v, &mut |path, part, t| {
+        let mut under = false;
+        for k in path {
+            let kl = k.to_ascii_lowercase();
+            // The owner alone is a part of the pair ([`pair_values`]).
+            if matches!(kl.as_str(), "owner" | "org" | "organization" | "namespace") {
+                return;
+            }
+            under = is_destination_key(k) || (under && !plain_key(&kl));
+        }
+        if !under {
+            return;
+        }
+        let key = path.last().copied().unwrap_or("");
+        let vals = destination_values(key, t);
+        if part == Part::Key {
+            out.extend(vals.into_iter().filter(|v| v.kind != kind::ACCOUNT));
+        } else {
+            out.extend(vals);
+        }
+    });
+    pair_values(v, &mut out);
     out.sort_by(|a, b| a.text.cmp(&b.text));
     out.dedup();
     out
 }
 
-fn dest_walk(
-    v: &Value,
-    key: &str,
-    under: bool,
-    out: &mut Vec<Val>,
-    depth: usize,
-    budget: &mut usize,
-) {
+/// Argument names under which a value is plainly not an address (inside a recipient object).
+fn plain_key(kl: &str) -> bool {
+    matches!(
+        kl,
+        "name"
+            | "displayname"
+            | "display_name"
+            | "subject"
+            | "title"
+            | "body"
+            | "text"
+            | "content"
+            | "message"
+    )
+}
+
+/// Key prefixes (lower-case, letters and digits only) that say a split address's parts are a
+/// destination's: `to_user` + `to_domain`, `recipient_local` + `recipient_host`.
+const SPLIT_PREFIXES: &[&str] = &[
+    "",
+    "to",
+    "recipient",
+    "email",
+    "mail",
+    "dest",
+    "destination",
+    "target",
+    "replyto",
+    "cc",
+    "bcc",
+    "forward",
+    "forwardto",
+];
+
+/// The destinations that pairs of fields of one object make: `owner` + `repo` (or under a
+/// repository key, `owner` + `name`; `owner: {login}` as GitHub writes it; `full_name`) a
+/// repository, and a user part + a domain part with the same destination prefix (`to_user` +
+/// `to_domain`, `local_part` + `domain`) an e-mail address with its host. Visits objects only,
+/// at most [`MAX_LEAVES`] of them, to [`MAX_LEAF_DEPTH`].
+fn pair_values(v: &Value, out: &mut Vec<Val>) {
+    let mut budget = MAX_LEAVES;
+    pair_rec(v, "", out, 0, &mut budget);
+}
+
+fn pair_rec(v: &Value, key: &str, out: &mut Vec<Val>, depth: usize, budget: &mut usize) {
     if depth > MAX_LEAF_DEPTH || *budget == 0 {
         return;
     }
     match v {
-        Value::String(s) if under => {
-            *budget -= 1;
-            out.extend(destination_values(key, s));
-        }
         Value::Array(a) => {
             for x in a {
-                dest_walk(x, key, under, out, depth + 1, budget);
+                pair_rec(x, key, out, depth + 1, budget);
             }
         }
         Value::Object(m) => {
+            *budget -= 1;
             let get = |names: &[&str]| {
                 m.iter()
                     .filter(|(k, _)| names.contains(&k.to_ascii_lowercase().as_str()))
@@ -1519,29 +1688,63 @@ fn dest_walk(
                     });
                 }
             }
+            split_addresses(m, out);
             for (k, x) in m {
-                let kl = k.to_ascii_lowercase();
-                // The owner and the repository name alone are parts of the pair above.
-                if matches!(kl.as_str(), "owner" | "org" | "organization" | "namespace") {
-                    continue;
-                }
-                let is_dest = is_destination_key(k);
-                let plain = matches!(
-                    kl.as_str(),
-                    "name"
-                        | "displayname"
-                        | "display_name"
-                        | "subject"
-                        | "title"
-                        | "body"
-                        | "text"
-                        | "content"
-                        | "message"
-                );
-                dest_walk(x, k, is_dest || (under && !plain), out, depth + 1, budget);
+                pair_rec(x, k, out, depth + 1, budget);
             }
         }
         _ => {}
+    }
+}
+
+/// `to_user` + `to_domain` (any [`SPLIT_PREFIXES`] prefix; user part `user`, `username`,
+/// `local`, `localpart`, `mailbox`; domain part `domain`, `host`, `hostname`) → the e-mail
+/// address and its host, as a destination. Only the first 64 fields of the object are paired.
+fn split_addresses(m: &serde_json::Map<String, Value>, out: &mut Vec<Val>) {
+    let norm = |k: &str| -> String {
+        k.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase()
+    };
+    let split = |k: &str, parts: &[&str]| -> Option<String> {
+        let k = norm(k);
+        parts
+            .iter()
+            .find_map(|p| k.strip_suffix(p))
+            .filter(|pre| SPLIT_PREFIXES.contains(pre))
+            .map(str::to_string)
+    };
+    const USER: &[&str] = &["localpart", "username", "user", "local", "mailbox"];
+    const DOMAIN: &[&str] = &["hostname", "domain", "host"];
+    let fields: Vec<(&String, &str)> = m
+        .iter()
+        .take(64)
+        .filter_map(|(k, v)| v.as_str().map(|s| (k, s.trim())))
+        .collect();
+    for (uk, u) in &fields {
+        let Some(pre) = split(uk, USER) else {
+            continue;
+        };
+        // A bare `user` + `host` pair is a login (ssh), not a mailbox.
+        if pre.is_empty() && !matches!(norm(uk).as_str(), "localpart" | "local" | "mailbox") {
+            continue;
+        }
+        for (dk, d) in &fields {
+            if split(dk, DOMAIN).as_deref() != Some(pre.as_str()) {
+                continue;
+            }
+            let u = u.trim_end_matches('@');
+            let d = d.trim_start_matches('@');
+            if u.is_empty() || d.is_empty() || u.len() > 64 || d.len() > 253 {
+                continue;
+            }
+            for v in extract(&format!("{u}@{d}")) {
+                if matches!(v.kind, kind::EMAIL | kind::HOST | kind::DOMAIN) {
+                    out.push(v);
+                }
+            }
+        }
     }
 }
 
@@ -1637,6 +1840,34 @@ mod tests {
         for k in ["subject", "body", "message", "query", "limit"] {
             assert!(!is_destination_key(k), "{k}");
         }
+    }
+
+    #[test]
+    fn destination_numbers_keys_and_split_addresses() {
+        use serde_json::json;
+        let d = destination_args(&json!({"account": 98765432, "amount": 100}));
+        assert!(has(&d, kind::NUMBER, "98765432"), "{d:?}");
+        assert!(!d.iter().any(|v| v.text == "100"), "{d:?}");
+        // A float account, written or canonical.
+        let d = destination_args(&json!({"to_account": 98765432.0}));
+        assert!(has(&d, kind::NUMBER, "98765432"), "{d:?}");
+        // An address as an object key under a destination key; field names are not accounts.
+        let d = destination_args(&json!({"recipients": {"Mallory@Evil-Mail.example": "to"}}));
+        assert!(has(&d, kind::EMAIL, "mallory@evil-mail.example"), "{d:?}");
+        let d = destination_args(&json!({"recipients": [{"email": "a@b.example", "name": "A"}]}));
+        assert!(
+            !d.iter().any(|v| v.text == "email" || v.text == "name"),
+            "{d:?}"
+        );
+        // A split address.
+        let d = destination_args(&json!({"to_user": "mallory", "to_domain": "evil-mail.example"}));
+        assert!(has(&d, kind::EMAIL, "mallory@evil-mail.example"), "{d:?}");
+        let d =
+            destination_args(&json!({"recipient": {"local_part": "eve", "domain": "x.example"}}));
+        assert!(has(&d, kind::EMAIL, "eve@x.example"), "{d:?}");
+        // A login is not a mailbox.
+        let d = destination_args(&json!({"user": "bob", "host": "db.internal.example"}));
+        assert!(!d.iter().any(|v| v.kind == kind::EMAIL), "{d:?}");
     }
 
     #[test]

@@ -87,7 +87,8 @@ pub fn args_digest(tool: &Tool) -> String {
 pub struct Facts {
     /// The shell command's analysis, for shell tools.
     pub sh: Option<Analysis>,
-    /// Every string argument as `(key path, text)`.
+    /// Every leaf of the arguments (`provenance::walk_args`: strings, numbers, object keys) as
+    /// `(nearest key, text)`.
     pub leaves: Vec<(String, String)>,
     /// The string arguments joined by newlines.
     pub arg_text: String,
@@ -115,11 +116,7 @@ impl Facts {
     pub fn of(tool: &Tool) -> Facts {
         let cmd = tool.shell_command();
         let sh = cmd.as_deref().map(crate::shell::analyze);
-        let (leaves, whole) = provenance::string_leaves_whole(&tool.input);
-        let leaves: Vec<(String, String)> = leaves
-            .into_iter()
-            .map(|(k, s)| (k, s.to_string()))
-            .collect();
+        let (leaves, whole) = provenance::arg_leaves_whole(&tool.input);
         let arg_text: String = leaves
             .iter()
             .map(|(_, s)| s.as_str())

@@ -52,7 +52,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
     }
     // Values the call itself carried were chosen before the output existed.
     let mut own: Vec<String> = Vec::new();
-    for (_, s) in provenance::string_leaves(&tool.input) {
+    for (_, s) in &provenance::arg_leaves(&tool.input) {
         own.extend(provenance::extract(s).into_iter().map(|v| v.text));
     }
     let vals: Vec<ValuePair> = provenance::extract(output)

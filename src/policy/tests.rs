@@ -561,8 +561,19 @@ fn injected_outputs_taint_the_session() {
         }
         // Taint first, then the injected values, then the plain ones, then the exposure (mail
         // is outside the trust boundary, flagged or not), then the values its sentences ask
-        // for (the instruction echo): the address the note says to forward to.
-        assert_eq!(e.effects.len(), 5, "{what}: {:?}", e.effects);
+        // for (the instruction echo): the address the note says to forward to (and, one record
+        // per set of action families, the weak single words of the other sentences).
+        assert!(e.effects.len() >= 5, "{what}: {:?}", e.effects);
+        assert!(
+            e.effects[5..].iter().all(|x| matches!(
+                x,
+                Effect::RecordValues {
+                    origin: Origin::Instructed,
+                    ..
+                }
+            )),
+            "{what}"
+        );
         assert!(
             matches!(&e.effects[3], Effect::Expose(s) if s.starts_with("mail/read_inbox")),
             "{what}"

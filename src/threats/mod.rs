@@ -170,7 +170,7 @@ pub fn source_of(tool: &crate::event::Tool) -> Option<String> {
         return Some(format!("mcp:{}", m.server.to_lowercase()));
     }
     if tool.kind == crate::event::ToolKind::WebFetch {
-        for (_, s) in provenance::string_leaves(&tool.input) {
+        for (_, s) in &provenance::arg_leaves(&tool.input) {
             for v in provenance::extract(s) {
                 if let Some(d) = host_of(&v.text, v.kind).and_then(|h| registrable(&h)) {
                     return Some(format!("web:{d}"));

@@ -314,7 +314,7 @@ fn in_downloads(paths: &PathContext, p: &str) -> bool {
 /// The hosts of the URLs and host values in `input`'s strings (lower-case).
 fn hosts_in(input: &serde_json::Value) -> Vec<String> {
     let mut out = Vec::new();
-    for (_, s) in provenance::string_leaves(input) {
+    for (_, s) in &provenance::arg_leaves(input) {
         for v in provenance::extract(s) {
             if v.kind == kind::HOST {
                 out.push(v.text.to_ascii_lowercase());
@@ -326,9 +326,9 @@ fn hosts_in(input: &serde_json::Value) -> Vec<String> {
 
 /// The first URL in `input`'s strings, cut to 200 bytes.
 fn url_in(input: &serde_json::Value) -> Option<String> {
-    provenance::string_leaves(input)
+    provenance::arg_leaves(input)
         .into_iter()
-        .flat_map(|(_, s)| provenance::extract(s))
+        .flat_map(|(_, s)| provenance::extract(&s))
         .find(|v| v.kind == kind::URL)
         .map(|v| crate::text::cap(&v.text, 200).to_string())
 }
