@@ -2897,9 +2897,9 @@ fn tool_settings_that_steer_later_commands() {
         allow("npm config get", shell("npm config get registry")).view(View::exposed()),
         allow("pip config list", shell("pip config list")).view(View::exposed()),
         allow(
-            "the official npm registry",
+            // (In an exposed session the host meets exposure.untrusted_destination.)
+            "the official npm registry in a clean session",
             shell("npm config set registry https://registry.npmjs.org/"),
-        )
-        .view(View::exposed()),
+        ),
     ]);
 }
