@@ -857,9 +857,9 @@ fn looks_like_words(bytes: Vec<u8>) -> Option<String> {
 /// characters between them (`%49g%6eo%72e%20a`). A run needs at least [`HEX_MIN_BYTES`]
 /// escapes; the literal characters between the escapes of the last three forms are kept,
 /// blanks and commas between listed bytes are dropped. Decoded hex and decimal lists must read
-/// as words ([`looks_like_words`]), the others as text ([`looks_like_text`]). One pass: a run
-/// is read once per form that can start at its first byte, and the scan resumes after the
-/// longest; at most [`MAX_BASE64_RUNS`] runs and [`MAX_APPENDED`] decoded bytes.
+/// as words (`looks_like_words`), the others as text (`looks_like_text`). One pass: a run is
+/// read once per form that can start at its first byte, and the scan resumes after the
+/// longest; at most 256 runs and 1 MiB of decoded bytes (the base64 pass's bounds).
 pub fn byte_list_runs(text: &str) -> Vec<(usize, String)> {
     let b = text.as_bytes();
     let n = b.len();

@@ -56,6 +56,13 @@
 //!   its own rule;
 //! - `systemd-run` timers (`--on-calendar`, `--on-active`, `--on-boot`…) and `loginctl
 //!   enable-linger` (user services kept running after logout): T1053.006;
+//! - package-manager and tool settings ([`settings`]: `pip config set`, `npm|pnpm|yarn config
+//!   set`, `gem sources --add`, `conda config --add`, `poetry source add`, `bundle config`, `go
+//!   env -w`, and `.npmrc`, `pip.conf`, `.pypirc`, `.condarc`... written by any tool): a key
+//!   that names a program run later is tool configuration, one that chooses where packages
+//!   come from or whether they are verified is `persist.package_source` (T1195.002), both
+//!   asked in a clean session and denied in an exposed or tainted one; a key the table does not
+//!   know is `persist.tool_setting`, asked about in an exposed or tainted session only;
 //! - everyday files that still steer later runs, asked about only in a tainted session (so the
 //!   clean-session corpus stays quiet): agent instructions (`AGENTS.md`, `CLAUDE.md`,
 //!   `GEMINI.md`: edited by people and agents every day, but an injected session writing them

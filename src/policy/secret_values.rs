@@ -234,9 +234,9 @@ fn non_trivial(v: &str) -> bool {
 }
 
 /// The values of `KEY=value`, `key = value` and `key: value` lines whose key plainly names a
-/// secret ([`plainly_secret_key`]) and whose value is not trivial ([`non_trivial`]), in the
-/// output of a read of a file not known as a secret file (`grep PASS config/local.settings`,
-/// a `settings.ini` read whole). At most [`MAX_VALUES`], the first [`OUTPUT_MAX`] bytes.
+/// secret (`plainly_secret_key`) and whose value is not trivial (`non_trivial`), in the output
+/// of a read of a file not known as a secret file (`grep PASS config/local.settings`, a
+/// `settings.ini` read whole). At most [`MAX_VALUES`], the first 1 MiB of the output.
 pub fn assigned_in(output: &str) -> Vec<String> {
     let text = &output[..crate::text::floor_boundary(output, output.len().min(OUTPUT_MAX))];
     let mut out: Vec<String> = Vec::new();
@@ -546,8 +546,8 @@ fn as_text(bytes: &[u8]) -> String {
 /// it holds non-ASCII; each base64 run of at least 11 characters decoded at each of its four
 /// character alignments (a value encoded from an offset, or after other base64 characters,
 /// lands on another alignment); each base32 run (one case, RFC 4648 alphabet) decoded at each
-/// of its eight. Decoded bytes that are not UTF-8 keep their ASCII bytes ([`as_text`]). Bounded: at most [`DECODED_MAX`] bytes in all; linear in the
-/// text.
+/// of its eight. Decoded bytes that are not UTF-8 keep their ASCII bytes. Bounded: at most
+/// [`DECODED_MAX`] bytes in all; linear in the text.
 pub fn decoded_forms(text: &str) -> Vec<String> {
     use unicode_normalization::UnicodeNormalization as _;
     let mut out: Vec<String> = Vec::new();
