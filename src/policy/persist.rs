@@ -171,7 +171,7 @@ impl PersistKind {
             PersistKind::AgentInstructions => "agent instructions",
             PersistKind::PreCommit => "pre-commit hooks",
             PersistKind::PackageSource => {
-                "package-manager configuration that chooses where later installs fetch from"
+                "package-manager configuration that chooses a package source or its verification"
             }
             PersistKind::ToolSetting => {
                 "a package-manager or tool setting IntentShield does not know"
