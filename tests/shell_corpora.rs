@@ -49,6 +49,14 @@ const TLDR_CLEAN_EXCEPTIONS: &[(&str, &str)] = &[
         "right: `--yolo` starts a nested coding agent with its permission checks off",
     ),
     (
+        "tldr:common:poetry-source:2",
+        "right: points every later `poetry install` at a new package index (persist.package_source)",
+    ),
+    (
+        "tldr:linux:add-apt-repository:1",
+        "right: adds a system package source every later `apt install` trusts (persist.package_source)",
+    ),
+    (
         "tldr:common:gh-completion:2",
         "right: appends to a shell start-up file (~/.bashrc): persistence, asked",
     ),
@@ -486,8 +494,11 @@ fn gtfobins_network_and_library_lines_are_stopped_in_an_exposed_session() {
                     *new_by_value.entry(e.clone()).or_default() += 1;
                 }
             }
-            if !clean && ve == Verdict::Deny {
-                println!("new deny: {} {code} {cmd}", v["id"].as_str().unwrap_or(""));
+            if !clean && (ve == Verdict::Deny || code == "persist.write") {
+                println!(
+                    "new {ve:?}: {} {code} {cmd}",
+                    v["id"].as_str().unwrap_or("")
+                );
             }
             if !clean {
                 *new_by_reason.entry(format!("{ve:?} {code}")).or_default() += 1;

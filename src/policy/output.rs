@@ -6,7 +6,7 @@ use super::{Context, Evaluation};
 use crate::config::Outputs;
 use crate::decision::{Decision, Reason, Verdict};
 use crate::detect::{self, TextKind};
-use crate::event::Tool;
+use crate::event::{Tool, ToolKind};
 use crate::provenance;
 use crate::session::{Effect, Origin};
 
@@ -193,12 +193,24 @@ fn secret_digests(tool: &Tool, output: &str, ctx: &Context<'_>) -> (Option<Effec
                 .map(|r| r.word.clone()),
         );
     }
+    let mut assigned = false;
     let values: Vec<String> = if read.is_empty() {
-        super::secret_rules::scan(output, secret_values::MAX_VALUES)
+        let mut v: Vec<String> = super::secret_rules::scan(output, secret_values::MAX_VALUES)
             .into_iter()
             .map(|h| h.secret.to_string())
             .filter(|v| v.len() >= secret_values::VALUE_MIN)
-            .collect()
+            .collect();
+        // A local read of a file not known as a secret file that still shows a secret-named
+        // assignment (`grep PASS config/local.settings`): its value too.
+        if matches!(tool.kind, ToolKind::FileRead | ToolKind::Shell) {
+            for a in secret_values::assigned_in(output) {
+                if !v.contains(&a) && v.len() < secret_values::MAX_VALUES {
+                    v.push(a);
+                    assigned = true;
+                }
+            }
+        }
+        v
     } else {
         secret_values::values_in(output)
     };
@@ -206,9 +218,12 @@ fn secret_digests(tool: &Tool, output: &str, ctx: &Context<'_>) -> (Option<Effec
         return (None, Vec::new());
     }
     let texts: Vec<String> = values.iter().map(|v| v.to_lowercase()).collect();
-    let what = read
-        .first()
-        .map_or("a secret in its output", String::as_str);
+    let fallback = if assigned {
+        "a secret-named assignment in its output"
+    } else {
+        "a secret in its output"
+    };
+    let what = read.first().map_or(fallback, String::as_str);
     let source = crate::text::cap(&format!("{} ({what})", tool.display_name()), 200).to_string();
     let mut digests: Vec<String> = values.iter().map(|v| secret_values::digest(v)).collect();
     digests.sort_unstable();

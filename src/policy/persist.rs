@@ -56,6 +56,13 @@
 //!   its own rule;
 //! - `systemd-run` timers (`--on-calendar`, `--on-active`, `--on-boot`…) and `loginctl
 //!   enable-linger` (user services kept running after logout): T1053.006;
+//! - package-manager and tool settings ([`settings`]: `pip config set`, `npm|pnpm|yarn config
+//!   set`, `gem sources --add`, `conda config --add`, `poetry source add`, `bundle config`, `go
+//!   env -w`, and `.npmrc`, `pip.conf`, `.pypirc`, `.condarc`... written by any tool): a key
+//!   that names a program run later is tool configuration, one that chooses where packages
+//!   come from or whether they are verified is `persist.package_source` (T1195.002), both
+//!   asked in a clean session and denied in an exposed or tainted one; a key the table does not
+//!   know is `persist.tool_setting`, asked about in an exposed or tainted session only;
 //! - everyday files that still steer later runs, asked about only in a tainted session (so the
 //!   clean-session corpus stays quiet): agent instructions (`AGENTS.md`, `CLAUDE.md`,
 //!   `GEMINI.md`: edited by people and agents every day, but an injected session writing them
@@ -67,6 +74,8 @@ use crate::event::{Tool, ToolKind};
 use crate::paths::PathContext;
 use crate::shell::{Analysis, SimpleCommand, WriteKind};
 use std::path::Path;
+
+pub mod settings;
 
 /// A kind of persistence target (see the module documentation for the source of each).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +114,14 @@ pub enum PersistKind {
     AgentInstructions,
     /// `.pre-commit-config.yaml`: tainted sessions only.
     PreCommit,
+    /// Package-manager settings that choose where packages come from or whether they are
+    /// verified (`pip config set global.index-url`, `npm config set registry`, `conda config
+    /// --add channels`, `gem sources --add`, `poetry source add`, `go env -w GOPROXY`, the
+    /// same keys written into `.npmrc`, `pip.conf`, `.condarc`...): T1195.002.
+    PackageSource,
+    /// A package-manager or tool setting IntentShield does not know (an unknown key of a
+    /// `config set`, a configuration file whose text cannot be read): exposed sessions only.
+    ToolSetting,
 }
 
 impl PersistKind {
@@ -128,6 +145,8 @@ impl PersistKind {
             PersistKind::DesktopEntry => "persist.desktop_entry",
             PersistKind::AgentInstructions => "persist.agent_instructions",
             PersistKind::PreCommit => "persist.pre_commit",
+            PersistKind::PackageSource => "persist.package_source",
+            PersistKind::ToolSetting => "persist.tool_setting",
         }
     }
 
@@ -151,6 +170,12 @@ impl PersistKind {
             PersistKind::DesktopEntry => "a desktop entry (the program a file or URL opens with)",
             PersistKind::AgentInstructions => "agent instructions",
             PersistKind::PreCommit => "pre-commit hooks",
+            PersistKind::PackageSource => {
+                "package-manager configuration that chooses a package source or its verification"
+            }
+            PersistKind::ToolSetting => {
+                "a package-manager or tool setting IntentShield does not know"
+            }
         }
     }
 
@@ -161,6 +186,18 @@ impl PersistKind {
             PersistKind::AgentInstructions | PersistKind::PreCommit
         )
     }
+
+    /// True for the kinds asked about only once the session is exposed or tainted (the
+    /// exposure check asks; a clean session says nothing).
+    pub fn exposed_only(self) -> bool {
+        self == PersistKind::ToolSetting
+    }
+}
+
+/// True when `d` is a persistence decision of a kind an exposed session asks about
+/// ([`PersistKind::exposed_only`]).
+pub fn is_exposed_ask(d: &Decision) -> bool {
+    d.rules.iter().any(|r| r == PersistKind::ToolSetting.rule())
 }
 
 /// Targets relative to the home folder: `(path, kind)`; a path ending in `/` is a folder
@@ -288,10 +325,14 @@ const PROJECT_TARGETS: &[(&str, PersistKind)] = &[
 
 /// True for a Python start-up hook anywhere (a virtual environment's too): a `.pth` file in a
 /// `site-packages`/`dist-packages` folder (its `import` lines run at every start), or a
-/// `sitecustomize.py`/`usercustomize.py` (Python's `site` module documentation).
+/// `sitecustomize.py`/`usercustomize.py` (Python's `site` module documentation). A `.pth` file
+/// in a folder computed at run time (`$(python3 -c 'import site;…')/x.pth`) may be one.
 fn python_startup(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    let in_site = path.contains("/site-packages/") || path.contains("/dist-packages/");
+    let dir = &path[..path.len() - name.len()];
+    let in_site = path.contains("/site-packages/")
+        || path.contains("/dist-packages/")
+        || dir.contains(['$', '`', '…']);
     (in_site && name.ends_with(".pth")) || matches!(name, "sitecustomize.py" | "usercustomize.py")
 }
 
@@ -576,8 +617,45 @@ pub fn check(
                 break;
             }
         }
+        if found.is_none() {
+            // A tool setting: the strongest of the line's commands.
+            found = a
+                .all_commands()
+                .into_iter()
+                .filter_map(settings::command)
+                .max_by_key(|(e, _)| *e)
+                .map(|(e, what)| (setting_kind(e), what));
+        }
     }
+    // A configuration file of the settings table: by the keys it writes. An unknown setting
+    // may still be beaten by a stronger target later in the list.
+    let line = tool
+        .input
+        .get("command")
+        .and_then(|v| v.as_str())
+        .unwrap_or("");
     if found.is_none() {
+        for w in &writes {
+            let file = paths.resolve(&w.path).to_string_lossy().into_owned();
+            let text = w.text.as_ref().map(|(n, o)| (n.as_str(), o.as_str()));
+            let e = settings::file(
+                &file,
+                text.map(|(n, _)| n),
+                text.map_or("", |(_, o)| o),
+                line,
+            );
+            if let Some(e) = e {
+                found = Some((setting_kind(e), w.path.clone()));
+                if e > settings::Effect::Unknown {
+                    break;
+                }
+            }
+        }
+    }
+    if found
+        .as_ref()
+        .is_none_or(|(k, _)| *k == PersistKind::ToolSetting)
+    {
         for w in &writes {
             let file = paths.resolve(&w.path).to_string_lossy().into_owned();
             if let Some((new, old)) = &w.text {
@@ -599,7 +677,7 @@ pub fn check(
         }
     }
     let (kind, what) = found?;
-    let verdict = match (kind.everyday(), tainted) {
+    let verdict = match (kind.everyday() || kind.exposed_only(), tainted) {
         (true, false) => return None,
         (true, true) | (false, false) => Verdict::Ask,
         (false, true) => Verdict::Deny,
@@ -610,13 +688,27 @@ pub fn check(
             verdict,
             Reason::PersistWrite,
             format!(
-                "{name} writes {what}, {}: it would run later on its own{when}",
-                kind.describe()
+                "{name} writes {what}, {}: {}{when}",
+                kind.describe(),
+                match kind {
+                    PersistKind::PackageSource => "later installs would fetch from it",
+                    PersistKind::ToolSetting => "it steers later commands",
+                    _ => "it would run later on its own",
+                }
             ),
         )
         .rule(kind.rule())
         .evidence(what),
     )
+}
+
+/// The persistence kind of a tool setting by what it does.
+fn setting_kind(e: settings::Effect) -> PersistKind {
+    match e {
+        settings::Effect::Runs => PersistKind::ToolConfig,
+        settings::Effect::Source => PersistKind::PackageSource,
+        settings::Effect::Unknown => PersistKind::ToolSetting,
+    }
 }
 
 /// The persistence kind a copy or extraction into the folder `dest` reaches: by the names of

@@ -182,6 +182,110 @@ pub fn values_in(output: &str) -> Vec<String> {
     out
 }
 
+/// True when a key names a secret plainly (`PASSWORD`, `DB_PASS`, `client_secret`,
+/// `API_TOKEN`, `api_key`, `PRIVATE_KEY`, `access_key`): the narrower list used for files not
+/// known as secret files, where `key`, `auth` or `session` alone name too much ordinary data.
+fn plainly_secret_key(key: &str) -> bool {
+    let k: String = key
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect();
+    [
+        "pass",
+        "pwd",
+        "secret",
+        "token",
+        "apikey",
+        "privatekey",
+        "accesskey",
+        "credential",
+        "authkey",
+        "signingkey",
+        "encryptionkey",
+    ]
+    .iter()
+    .any(|w| k.contains(w))
+        && !k.contains("passthrough")
+        && !k.contains("passive")
+        && !k.contains("compass")
+        && !k.ends_with("file")
+        && !k.ends_with("path")
+}
+
+/// True when a value of a secret-named key is worth a digest outside a secret file: not a
+/// placeholder, at least [`VALUE_MIN`] bytes, a letter and a digit or a symbol, and nothing
+/// that marks code or a reference rather than a value (`os.environ[...]`, `getenv(...)`,
+/// `${VAR}`, `{{ .Values.x }}`, `<redacted>`, blanks).
+fn non_trivial(v: &str) -> bool {
+    v.len() >= VALUE_MIN
+        && v.len() <= VALUE_MAX
+        && !placeholder(v)
+        && worth_remembering(v)
+        && !v.contains(['(', ')', '[', ']', '{', '}', '$', '<', '>', ' ', '\t'])
+        && v.bytes().any(|b| b.is_ascii_alphabetic())
+        && v.bytes()
+            .any(|b| b.is_ascii_digit() || b.is_ascii_punctuation())
+        && !v.eq_ignore_ascii_case("redacted")
+        && !v
+            .bytes()
+            .all(|b| b == b'*' || b == b'-' || b == b'x' || b == b'X')
+        && secret_rules::entropy(v) > 2.5
+}
+
+/// The values of `KEY=value`, `key = value` and `key: value` lines whose key plainly names a
+/// secret (`plainly_secret_key`) and whose value is not trivial (`non_trivial`), in the output
+/// of a read of a file not known as a secret file (`grep PASS config/local.settings`, a
+/// `settings.ini` read whole). At most [`MAX_VALUES`], the first 1 MiB of the output.
+pub fn assigned_in(output: &str) -> Vec<String> {
+    let text = &output[..crate::text::floor_boundary(output, output.len().min(OUTPUT_MAX))];
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines().take(100_000) {
+        if out.len() >= MAX_VALUES {
+            break;
+        }
+        // Read's line numbers, grep's `file:` and `file:12:` prefixes.
+        let line = line
+            .trim()
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches(['→', '\t', '|'])
+            .trim();
+        let line = line.strip_prefix("export ").unwrap_or(line);
+        let Some(i) = line.find(['=', ':']) else {
+            continue;
+        };
+        let mut key = line[..i].trim().trim_matches(['"', '\'', ' ']);
+        let mut rest = &line[i + 1..];
+        // `path:KEY=value` (grep over several files): the key is after the last `:`.
+        if line.as_bytes()[i] == b':' {
+            if let Some(j) = rest.find('=') {
+                let before = &rest[..j];
+                if !before.contains(char::is_whitespace) && !before.is_empty() {
+                    key = before.rsplit(':').next().unwrap_or(before).trim();
+                    rest = &rest[j + 1..];
+                }
+            }
+        }
+        if key.is_empty()
+            || key.len() > 64
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            || !plainly_secret_key(key)
+        {
+            continue;
+        }
+        let value = rest
+            .trim()
+            .trim_end_matches([',', ';'])
+            .trim_matches(['"', '\'', '`']);
+        if non_trivial(value) && !out.iter().any(|o| o == value) {
+            out.push(value.to_string());
+        }
+    }
+    out
+}
+
 /// The password of a PostgreSQL password-file line (`host:port:database:user:password`, the
 /// port a number or `*`, `\:` an escaped colon); `None` for any other line.
 fn pgpass_password(line: &str) -> Option<&str> {
@@ -376,6 +480,125 @@ fn decoded(s: &str) -> Vec<String> {
     out
 }
 
+/// Most bytes of decoded forms made from one text ([`decoded_forms`]).
+pub const DECODED_MAX: usize = 64 * 1024;
+/// Shortest base64 run decoded at every alignment (characters): the encoding of
+/// [`VALUE_MIN`] bytes.
+const B64_RUN_MIN: usize = 11;
+/// Shortest base32 run decoded at every alignment (characters): the encoding of
+/// [`VALUE_MIN`] bytes.
+const B32_RUN_MIN: usize = 13;
+
+/// The value of a base64 character (standard or URL-safe alphabet).
+fn b64_value(c: u8) -> Option<u32> {
+    match c {
+        b'A'..=b'Z' => Some(u32::from(c - b'A')),
+        b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
+        b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
+        b'+' | b'-' => Some(62),
+        b'/' | b'_' => Some(63),
+        _ => None,
+    }
+}
+
+/// The value of a base32 character (RFC 4648 alphabet, either case).
+fn b32_value(c: u8) -> Option<u32> {
+    match c {
+        b'A'..=b'Z' => Some(u32::from(c - b'A')),
+        b'a'..=b'z' => Some(u32::from(c - b'a')),
+        b'2'..=b'7' => Some(u32::from(c - b'2') + 26),
+        _ => None,
+    }
+}
+
+/// Decodes `run` (every character of the alphabet) `bits` bits a character, leniently:
+/// trailing bits are dropped.
+fn decode_bits(run: &[u8], bits: u32, value: fn(u8) -> Option<u32>, out: &mut Vec<u8>) {
+    let (mut acc, mut n) = (0u32, 0u32);
+    for &c in run {
+        let Some(v) = value(c) else {
+            return;
+        };
+        acc = (acc << bits) | v;
+        n += bits;
+        if n >= 8 {
+            n -= 8;
+            out.push((acc >> n) as u8);
+            acc &= (1 << n) - 1;
+        }
+    }
+}
+
+/// Decoded bytes as text: UTF-8 when they are, else each non-ASCII byte a blank (the result
+/// is never longer than the bytes).
+fn as_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(t) => t.to_string(),
+        Err(_) => bytes
+            .iter()
+            .map(|&b| if b.is_ascii() { b as char } else { ' ' })
+            .collect(),
+    }
+}
+
+/// The forms of `text` a secret may be sent in that [`candidates`]' per-word decoding does not
+/// undo, each as text: `text` NFKC-folded (fullwidth `ｓｋ＿ｌｉｖｅ`, mathematical letters) when
+/// it holds non-ASCII; each base64 run of at least 11 characters decoded at each of its four
+/// character alignments (a value encoded from an offset, or after other base64 characters,
+/// lands on another alignment); each base32 run (one case, RFC 4648 alphabet) decoded at each
+/// of its eight. Decoded bytes that are not UTF-8 keep their ASCII bytes. Bounded: at most
+/// [`DECODED_MAX`] bytes in all; linear in the text.
+pub fn decoded_forms(text: &str) -> Vec<String> {
+    use unicode_normalization::UnicodeNormalization as _;
+    let mut out: Vec<String> = Vec::new();
+    let mut budget = DECODED_MAX;
+    if !text.is_ascii() {
+        let t = &text[..crate::text::floor_boundary(text, text.len().min(DECODED_MAX))];
+        let n: String = t.nfkc().collect();
+        if n != t {
+            budget = budget.saturating_sub(n.len());
+            out.push(n);
+        }
+    }
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() && budget > 0 {
+        if b64_value(b[i]).is_none() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b64_value(b[i]).is_some() {
+            i += 1;
+        }
+        let run = &b[start..i];
+        if run.len() < B64_RUN_MIN {
+            continue;
+        }
+        let run = &run[..run.len().min(budget)];
+        let mut bytes = Vec::with_capacity(run.len());
+        for off in 0..4 {
+            bytes.clear();
+            decode_bits(run.get(off..).unwrap_or(&[]), 6, b64_value, &mut bytes);
+            bytes.truncate(budget);
+            budget -= bytes.len();
+            out.push(as_text(&bytes));
+        }
+        let one_case = run.iter().all(|c| !c.is_ascii_lowercase())
+            || run.iter().all(|c| !c.is_ascii_uppercase());
+        if one_case && run.len() >= B32_RUN_MIN && run.iter().all(|&c| b32_value(c).is_some()) {
+            for off in 0..8 {
+                bytes.clear();
+                decode_bits(run.get(off..).unwrap_or(&[]), 5, b32_value, &mut bytes);
+                bytes.truncate(budget);
+                budget -= bytes.len();
+                out.push(as_text(&bytes));
+            }
+        }
+    }
+    out
+}
+
 /// Splits `s` at characters no remembered value holds whole and at the separators of
 /// assignments, credentials in URLs and paths; calls `f` with `s` itself and each piece.
 fn pieces(s: &str, f: &mut impl FnMut(&str)) {
@@ -456,6 +679,13 @@ pub fn candidates(text: &str) -> Vec<String> {
                 }
             });
         }
+    }
+    for form in decoded_forms(text) {
+        pieces(&form, &mut |q| {
+            if raw.len() < MAX_CANDIDATES && q.len() <= VALUE_MAX {
+                raw.push(q.to_string());
+            }
+        });
     }
     raw.sort_unstable();
     raw.dedup();
@@ -616,6 +846,138 @@ mod tests {
         assert_eq!(pgpass_password("h:5432:db:u:p\\:w"), Some("p\\:w"));
         // Netrc words elsewhere take only the next word.
         assert!(values_in("machine h login bob\n").is_empty());
+    }
+
+    /// True when `text` carries `value` by its full digest or by its windows.
+    fn found(value: &str, text: &str) -> bool {
+        if candidates(text).contains(&digest(value)) {
+            return true;
+        }
+        let key = [7u8; 32];
+        let m = WindowMatcher::new(&key);
+        let stored: Vec<String> = value_windows(value).iter().map(|w| m.digest(w)).collect();
+        let known: std::collections::HashSet<&str> = stored.iter().map(String::as_str).collect();
+        m.any_in(text, &known) || decoded_forms(text).iter().any(|f| m.any_in(f, &known))
+    }
+
+    fn base32(b: &[u8]) -> String {
+        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+        let (mut acc, mut n, mut out) = (0u32, 0u32, String::new());
+        for &x in b {
+            acc = (acc << 8) | u32::from(x);
+            n += 8;
+            while n >= 5 {
+                n -= 5;
+                out.push(A[((acc >> n) & 31) as usize] as char);
+            }
+            acc &= (1 << n) - 1;
+        }
+        if n > 0 {
+            out.push(A[((acc << (5 - n)) & 31) as usize] as char);
+        }
+        out
+    }
+
+    #[test]
+    fn a_value_is_found_fullwidth_base32_and_base64_at_every_alignment() {
+        use base64::Engine as _;
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+        let secret = "sk_live_51Hx9a8b7c6d5e4f3g2h1QzW";
+        let short = "Kq7!vT2p"; // shorter than a window: full digests only
+                                // Fullwidth (U+FF01..), and mathematical bold letters, NFKC-folded.
+        let wide: String = secret
+            .chars()
+            .map(|c| char::from_u32(c as u32 + 0xFEE0).unwrap_or(c))
+            .collect();
+        assert!(found(secret, &format!("key is {wide}")));
+        let wide_short: String = short
+            .chars()
+            .map(|c| char::from_u32(c as u32 + 0xFEE0).unwrap_or(c))
+            .collect();
+        assert!(found(short, &format!("pw {wide_short} ok")));
+        // Base32, padded or not, either case.
+        let b32 = base32(secret.as_bytes());
+        assert!(found(secret, &format!("key is {b32}====")));
+        assert!(found(secret, &format!("key is {}", b32.to_lowercase())));
+        assert!(found(short, &format!("x {}", base32(short.as_bytes()))));
+        // Base64 of the value from an offset, and after other text, at all three alignments.
+        for off in 1..4 {
+            assert!(
+                found(secret, &format!("key is {}", b64(&secret[off..]))),
+                "{off}"
+            );
+        }
+        for pre in ["", "a", "ab", "abc"] {
+            let t = format!("data {}", b64(&format!("{pre}{secret} end")));
+            assert!(found(secret, &t), "{t}");
+            // Base64 characters glued before the run shift its alignment too.
+            let t = format!("data Zz{}", b64(&format!("{pre}{secret}")));
+            assert!(found(secret, &t), "{t}");
+            let t = format!("data {}", b64(&format!("{pre} {short} .")));
+            assert!(found(short, &t), "{t}");
+        }
+        // Benign: other text in the same encodings.
+        assert!(!found(secret, &b64("sk_live_00000000000000000000")));
+        assert!(!found(secret, &base32(b"an ordinary sentence of text")));
+        assert!(!found(short, "internationalization and localization"));
+    }
+
+    #[test]
+    fn decoded_forms_are_bounded() {
+        let big = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo".repeat(50_000);
+        let forms = decoded_forms(&big);
+        assert!(forms.iter().map(String::len).sum::<usize>() <= DECODED_MAX);
+        assert!(decoded_forms("plain ascii words only").is_empty());
+        let wide = "ｘ".repeat(100_000);
+        assert!(decoded_forms(&wide).iter().all(|f| f.len() <= DECODED_MAX));
+    }
+
+    #[test]
+    fn secret_named_assignments_outside_secret_files() {
+        for (text, want) in [
+            ("DB_PASSWORD=Tr0ub4dor&3-horse\n", Some("Tr0ub4dor&3-horse")),
+            (
+                "config/local.settings:DB_PASSWORD=Tr0ub4dor&3-horse\n",
+                Some("Tr0ub4dor&3-horse"),
+            ),
+            (
+                "config/local.settings:12:DB_PASS=Tr0ub4dor&3-horse\n",
+                Some("Tr0ub4dor&3-horse"),
+            ),
+            (
+                "     4→  api_key: \"9fQ2-xL7m-Rt4w\"\n",
+                Some("9fQ2-xL7m-Rt4w"),
+            ),
+            (
+                "client_secret = Zq8vLmN3pR7sT2wX9yB4\n",
+                Some("Zq8vLmN3pR7sT2wX9yB4"),
+            ),
+            (
+                "export GITLAB_TOKEN=abcDEF123456ghi\n",
+                Some("abcDEF123456ghi"),
+            ),
+            // Not values: placeholders, code, references, plain words, key names that are no
+            // secret (`primary_key`, `password_file`), short values.
+            ("DB_PASSWORD=changeme\n", None),
+            ("DB_PASSWORD=${DB_PASSWORD}\n", None),
+            ("password = os.environ[\"DB_PASSWORD\"]\n", None),
+            ("token = get_token(user)\n", None),
+            ("PASSWORD=password\n", None),
+            ("api_key: <your-api-key>\n", None),
+            ("password_file=/etc/app/pw.txt\n", None),
+            ("primary_key=user_id_2024\n", None),
+            ("SECRET=abc1\n", None),
+            ("TOKEN_URL=https://auth.example.com/token\n", None),
+            ("session_key: redacted\n", None),
+            ("PASSWORD=********\n", None),
+        ] {
+            let got = assigned_in(text);
+            match want {
+                Some(v) => assert!(got.contains(&v.to_string()), "{text}: {got:?}"),
+                None => assert!(got.is_empty(), "{text}: {got:?}"),
+            }
+        }
+        assert!(assigned_in(&"TOKEN=abcdefgh12345678\n".repeat(10_000)).len() <= MAX_VALUES);
     }
 
     #[test]

@@ -391,6 +391,33 @@ fn secret_file_values_are_kept_as_digests_only() {
 }
 
 #[test]
+fn secret_named_assignments_of_other_reads_are_kept_as_digests() {
+    let config = Config::default();
+    let c = ctx(&config, true);
+    let pw = "Tr0ub4dor&3-horse";
+    // `grep PASS config/local.settings`: not a file known as a secret file.
+    let e = output::evaluate(
+        &shell("grep PASS config/local.settings"),
+        &format!("DB_PASSWORD={pw}\nDB_HOST=db.internal\n"),
+        &c,
+    );
+    assert!(e.effects.iter().any(|x| matches!(x,
+        Effect::RecordSecretDigests { digests, source, .. }
+            if digests.contains(&crate::policy::secret_values::digest(pw))
+                && source.contains("secret-named assignment"))));
+    // A web page showing the same line is not a read of the user's files.
+    let e = output::evaluate(
+        &web_fetch("https://docs.example.org/setup", "summarize"),
+        &format!("DB_PASSWORD={pw}\n"),
+        &c,
+    );
+    assert!(!e
+        .effects
+        .iter()
+        .any(|x| matches!(x, Effect::RecordSecretDigests { .. })));
+}
+
+#[test]
 fn clean_outputs_record_their_values_as_output() {
     let config = Config::default();
     let c = ctx(&config, true);

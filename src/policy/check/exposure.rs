@@ -447,7 +447,8 @@ pub fn check(call: &mut Call<'_>) {
     // Persistence: what a clean session asks about, an exposed one may not do.
     if !tainted {
         if let Some(mut d) = persist::check(&call.tool, sh, &call.ctx.paths, true) {
-            if d.verdict == Verdict::Deny {
+            // (An unknown tool setting is asked about once exposed: `persist.tool_setting`.)
+            if d.verdict == Verdict::Deny || persist::is_exposed_ask(&d) {
                 d.message = d.message.replace(
                     " in a tainted session",
                     &format!(" in an exposed session ({why})"),

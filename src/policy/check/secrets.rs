@@ -110,7 +110,14 @@ fn windows_hit(call: &mut Call<'_>) -> bool {
         }
         joined.push_str(text);
     }
-    let Some(source) = m.first_in(&joined, &known).and_then(|d| {
+    // The text as sent, then its decoded forms (fullwidth folded, base64 and base32 at every
+    // alignment: `crate::policy::secret_values::decoded_forms`).
+    let hit = m.first_in(&joined, &known).or_else(|| {
+        crate::policy::secret_values::decoded_forms(&joined)
+            .iter()
+            .find_map(|f| m.first_in(f, &known))
+    });
+    let Some(source) = hit.and_then(|d| {
         call.view
             .secret_windows
             .iter()
