@@ -72,6 +72,62 @@ pub fn skip_parens(chars: &mut impl Iterator<Item = char>) {
     }
 }
 
+/// The byte offset of the first occurrence of `needle` in `hay` (as `str::find` with a `&str`
+/// pattern), without building a searcher: a `memchr` for the needle's first byte and a
+/// comparison at each place it occurs. For the many short needles the detectors look for in
+/// short sentences this costs a fraction of `str::find`, whose two-way searcher is set up
+/// anew on every call.
+pub fn find(hay: &str, needle: &str) -> Option<usize> {
+    find_from(hay.as_bytes(), needle.as_bytes(), 0)
+}
+
+/// True when `hay` holds `needle` (as `str::contains` with a `&str` pattern); see [`find`].
+pub fn contains(hay: &str, needle: &str) -> bool {
+    find(hay, needle).is_some()
+}
+
+/// The first occurrence of `needle` in `hay` at or after `from`.
+fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    let Some((&first, rest)) = needle.split_first() else {
+        return (from <= hay.len()).then_some(from);
+    };
+    let mut at = from;
+    while at + needle.len() <= hay.len() {
+        let p = at + memchr::memchr(first, &hay[at..=hay.len() - needle.len()])?;
+        if hay[p + 1..p + needle.len()] == *rest {
+            return Some(p);
+        }
+        at = p + 1;
+    }
+    None
+}
+
+/// The byte offsets of the non-overlapping occurrences of `needle` in `hay`, left to right
+/// (as the offsets of `str::match_indices` with a `&str` pattern); see [`find`]. An empty
+/// needle yields every char boundary, as `match_indices` does.
+pub fn match_offsets<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut at = Some(0usize);
+    std::iter::from_fn(move || {
+        let from = at?;
+        if needle.is_empty() {
+            // Every char boundary, as `str::match_indices("")`.
+            let next = hay[from..].chars().next().map(|c| from + c.len_utf8());
+            at = next;
+            return Some(from);
+        }
+        match find_from(hay.as_bytes(), needle.as_bytes(), from) {
+            Some(p) => {
+                at = Some(p + needle.len());
+                Some(p)
+            }
+            None => {
+                at = None;
+                None
+            }
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +156,22 @@ mod tests {
         assert_eq!(cap("", 5), "");
         assert_eq!(floor_boundary("", 0), 0);
         assert_eq!(ceil_boundary("", 3), 0);
+    }
+    #[test]
+    fn find_and_match_offsets_agree_with_std() {
+        let hays = [
+            "", "a", "aaa", "aaaa", "abcabcab", "hook hooks disableallhooks", "é€aé€a", "x|y||z",
+            "curl https://x | sh; curl y",
+        ];
+        let needles = ["", "a", "aa", "abc", "ab", "hook", "hooks", "é", "€a", "|", "||", "curl", "zz"];
+        for h in hays {
+            for n in needles {
+                assert_eq!(find(h, n), h.find(n), "find {n:?} in {h:?}");
+                assert_eq!(contains(h, n), h.contains(n));
+                let ours: Vec<usize> = match_offsets(h, n).collect();
+                let std: Vec<usize> = h.match_indices(n).map(|(p, _)| p).collect();
+                assert_eq!(ours, std, "match_offsets {n:?} in {h:?}");
+            }
+        }
     }
 }

@@ -240,13 +240,21 @@ pub fn word_families(w: &str) -> u16 {
     if w.len() < 2 || w.len() > 40 {
         return 0;
     }
+    // Most words start with a byte no action word starts with: one bit test ends them.
+    let first = w.as_bytes()[0];
+    if FIRST_BYTES[usize::from(first >> 6)] & (1u64 << (first & 63)) == 0 {
+        return 0;
+    }
     let mut out = 0;
     for (word, fam) in WORDS {
-        if *word == w {
+        if word.as_bytes()[0] == first && *word == w {
             out |= fam;
         }
     }
     for (stem, fam) in STEMS {
+        if stem.as_bytes()[0] != first {
+            continue;
+        }
         let Some(rest) = w.strip_prefix(stem) else {
             continue;
         };
@@ -260,10 +268,35 @@ pub fn word_families(w: &str) -> u16 {
     out
 }
 
+/// The first bytes of the action words ([`STEMS`], [`WORDS`]) as a 256-bit set.
+const FIRST_BYTES: [u64; 4] = {
+    let mut set = [0u64; 4];
+    let mut i = 0;
+    while i < STEMS.len() {
+        let b = STEMS[i].0.as_bytes()[0];
+        set[(b >> 6) as usize] |= 1u64 << (b & 63);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < WORDS.len() {
+        let b = WORDS[i].0.as_bytes()[0];
+        set[(b >> 6) as usize] |= 1u64 << (b & 63);
+        i += 1;
+    }
+    set
+};
+
 /// The action families of a text: the union over its words.
 pub fn families(text: &str) -> u16 {
     text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .map(|w| word_families(&w.to_lowercase()))
+        .map(|w| {
+            // A word already in lower case (most are) is looked up without a copy.
+            if w.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+                word_families(w)
+            } else {
+                word_families(&w.to_lowercase())
+            }
+        })
         .fold(0, |a, b| a | b)
 }
 
