@@ -659,6 +659,9 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         if s.len() < 6 {
             continue;
         }
+        // The many needles below are looked for in this sentence: most are ruled out by
+        // their first two bytes (`crate::text::PairScope`; the answers do not change).
+        let _pairs = crate::text::PairScope::new(s);
         let imp = imperative(s);
         // ---- coercive prerequisite framing (both halves anywhere in the text)
         if prereq_at.is_none() && prerequisite(s) {
