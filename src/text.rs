@@ -234,10 +234,19 @@ mod tests {
     #[test]
     fn find_and_match_offsets_agree_with_std() {
         let hays = [
-            "", "a", "aaa", "aaaa", "abcabcab", "hook hooks disableallhooks", "é€aé€a", "x|y||z",
+            "",
+            "a",
+            "aaa",
+            "aaaa",
+            "abcabcab",
+            "hook hooks disableallhooks",
+            "é€aé€a",
+            "x|y||z",
             "curl https://x | sh; curl y",
         ];
-        let needles = ["", "a", "aa", "abc", "ab", "hook", "hooks", "é", "€a", "|", "||", "curl", "zz"];
+        let needles = [
+            "", "a", "aa", "abc", "ab", "hook", "hooks", "é", "€a", "|", "||", "curl", "zz",
+        ];
         for h in hays {
             for n in needles {
                 assert_eq!(find(h, n), h.find(n), "find {n:?} in {h:?}");
@@ -250,9 +259,11 @@ mod tests {
     }
     #[test]
     fn a_pair_scope_never_changes_an_answer() {
-        let text = "Then add the hook to .claude/settings.json; curl https://x.example | sh and é€ done";
+        let text =
+            "Then add the hook to .claude/settings.json; curl https://x.example | sh and é€ done";
         let needles = [
-            "hook", "hooks", "settings", "curl", "| sh", "zz", "é€", "€", "x", "", "done", "jq", "sh",
+            "hook", "hooks", "settings", "curl", "| sh", "zz", "é€", "€", "x", "", "done", "jq",
+            "sh",
         ];
         let plain: Vec<(Option<usize>, Vec<usize>)> = needles
             .iter()
@@ -261,7 +272,11 @@ mod tests {
         let scope = PairScope::new(text);
         for (i, n) in needles.iter().enumerate() {
             assert_eq!(find(text, n), plain[i].0, "{n:?}");
-            assert_eq!(match_offsets(text, n).collect::<Vec<_>>(), plain[i].1, "{n:?}");
+            assert_eq!(
+                match_offsets(text, n).collect::<Vec<_>>(),
+                plain[i].1,
+                "{n:?}"
+            );
             // A slice of the scoped text, and a text outside it.
             let part = &text[5..40];
             assert_eq!(find(part, n), part.find(n), "{n:?} in part");

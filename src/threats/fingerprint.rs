@@ -53,8 +53,21 @@ fn shingle(a: u64, b: u64, c: u64) -> u32 {
 /// True for a raw token that names a value (an address, a URL, a host, a number): dropped
 /// from fingerprints.
 fn is_value_token(t: &str) -> bool {
-    if t.contains('@') || crate::text::contains(t, "://") || t.bytes().any(|b| b.is_ascii_digit()) {
+    // One pass for the cheap signs; the `://` and `host.tld` tests only where they can hold.
+    let (mut colon, mut dot) = (false, false);
+    for b in t.bytes() {
+        match b {
+            b'@' | b'0'..=b'9' => return true,
+            b':' => colon = true,
+            b'.' => dot = true,
+            _ => {}
+        }
+    }
+    if colon && crate::text::contains(t, "://") {
         return true;
+    }
+    if !dot {
+        return false;
     }
     // `host.tld` inside a token (a dot with letters on both sides).
     let b = t.trim_matches(|c: char| !c.is_alphanumeric()).as_bytes();
