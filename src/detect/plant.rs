@@ -459,11 +459,11 @@ fn decode_shell(s: &str) -> Option<usize> {
 /// Network code in a git alias or helper that runs shell (`'!curl ...`).
 fn bang_netcode(s: &str) -> Option<usize> {
     ["'!", "\"!", "=!"].iter().find_map(|q| {
-        match_offsets(s, q).take(8).find_map(|p| {
+        match_offsets(s, q).take(8).find(|&p| {
             let after = &s[p + q.len()..];
             let lim = ceil_boundary(after, after.len().min(200));
             let seg = &after[..lim];
-            (NET_PROGRAMS.iter().any(|n| contains(seg, n.trim_end()))).then_some(p)
+            NET_PROGRAMS.iter().any(|n| contains(seg, n.trim_end()))
         })
     })
 }
