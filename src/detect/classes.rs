@@ -1278,7 +1278,7 @@ fn chunk_shape(c: &str) -> u64 {
     if t.is_empty() {
         return 0;
     }
-    if let Some(p) = t.find("://") {
+    if let Some(p) = crate::text::find(t, "://") {
         let rest = &t[p + 3..];
         if !is_local_host(rest) {
             cls |= DEST;
@@ -1393,7 +1393,7 @@ fn secret_path(t: &str) -> bool {
     // `.env` / `.envrc` as a file name (not `process.env.x`).
     let b = t.as_bytes();
     let mut from = 0;
-    while let Some(p) = t[from..].find(".env") {
+    while let Some(p) = crate::text::find(&t[from..], ".env") {
         let i = from + p;
         let before_ok = i == 0
             || matches!(
@@ -1458,7 +1458,9 @@ fn tokenize(text: &str) -> Vec<Tok> {
         let chunk = &text[pos..end];
         let shape = chunk_shape(chunk);
         if shape & (DEST | QUERY_EMPTY) != 0
-            && (chunk.contains("://") || chunk.contains('@') || chunk.starts_with("www."))
+            && (crate::text::contains(chunk, "://")
+                || chunk.contains('@')
+                || chunk.starts_with("www."))
         {
             // A URL or an e-mail address is one token.
             let lead = chunk.len()

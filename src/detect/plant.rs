@@ -62,7 +62,7 @@
 
 use super::normalize::Normalized;
 use super::{Finding, TextKind};
-use crate::text::{ceil_boundary, floor_boundary};
+use crate::text::{ceil_boundary, contains, find, floor_boundary, match_offsets};
 
 /// Longest stretch of one sentence that is looked at (bytes); longer sentences are cut into
 /// pieces of this size.
@@ -358,7 +358,7 @@ const SHELLS: &[&str] = &[
 /// True when `s` holds `w` as a whole word.
 fn has_word(s: &str, w: &str) -> bool {
     let b = s.as_bytes();
-    s.match_indices(w).take(64).any(|(p, _)| {
+    match_offsets(s, w).take(64).any(|p| {
         let before = p == 0 || !b[p - 1].is_ascii_alphanumeric();
         let after = b
             .get(p + w.len())
@@ -368,7 +368,7 @@ fn has_word(s: &str, w: &str) -> bool {
 }
 
 fn any_in(s: &str, needles: &[&str]) -> Option<usize> {
-    needles.iter().filter_map(|n| s.find(n)).min()
+    needles.iter().filter_map(|n| find(s, n)).min()
 }
 
 /// The words of a sentence with the byte offset of each, and whether a clause starts there.
@@ -414,9 +414,9 @@ fn imperative(s: &str) -> Option<usize> {
 /// shell running a command substitution of it. Returns the offset of the network program and
 /// whether its address is a variable (`curl $u | sh`).
 fn pipe_shell(s: &str) -> Option<(usize, bool)> {
-    for (p, _) in NET_PROGRAMS
+    for p in NET_PROGRAMS
         .iter()
-        .flat_map(|n| s.match_indices(n).take(16))
+        .flat_map(|n| match_offsets(s, n).take(16))
     {
         if p > 0 && s.as_bytes()[p - 1].is_ascii_alphanumeric() {
             continue;
@@ -462,7 +462,7 @@ fn decode_shell(s: &str) -> Option<usize> {
         "gunzip",
     ];
     for d in DECODERS {
-        for (p, _) in s.match_indices(d).take(8) {
+        for p in match_offsets(s, d).take(8) {
             let end = ceil_boundary(s, (p + d.len() + 40).min(s.len()));
             let rest = &s[p + d.len()..end];
             if let Some(q) = rest.find('|') {
@@ -483,11 +483,11 @@ fn decode_shell(s: &str) -> Option<usize> {
 /// Network code in a git alias or helper that runs shell (`'!curl ...`).
 fn bang_netcode(s: &str) -> Option<usize> {
     ["'!", "\"!", "=!"].iter().find_map(|q| {
-        s.match_indices(q).take(8).find_map(|(p, _)| {
+        match_offsets(s, q).take(8).find(|&p| {
             let after = &s[p + q.len()..];
             let lim = ceil_boundary(after, after.len().min(200));
             let seg = &after[..lim];
-            has_net_program(seg).then_some(p)
+            has_net_program(seg)
         })
     })
 }
@@ -497,9 +497,9 @@ fn bang_netcode(s: &str) -> Option<usize> {
 fn has_net_program(s: &str) -> bool {
     let b = s.as_bytes();
     NET_PROGRAMS.iter().any(|n| {
-        s.match_indices(n)
+        match_offsets(s, n)
             .take(16)
-            .any(|(p, _)| p == 0 || !b[p - 1].is_ascii_alphanumeric())
+            .any(|p| p == 0 || !b[p - 1].is_ascii_alphanumeric())
     })
 }
 
@@ -696,7 +696,7 @@ fn prerequisite(s: &str) -> bool {
         "required before",
         "first step",
     ];
-    PRE.iter().any(|p| s.contains(p))
+    PRE.iter().any(|p| contains(s, p))
 }
 
 /// A threat about skipping the step: a condition on skipping and a failure.
@@ -737,15 +737,15 @@ fn skip_threat(s: &str) -> bool {
         "blocked",
         "stale",
     ];
-    SKIP.iter().any(|p| s.contains(p)) && FAIL.iter().any(|f| has_word_prefix(s, f))
+    SKIP.iter().any(|p| contains(s, p)) && FAIL.iter().any(|f| has_word_prefix(s, f))
 }
 
 /// `w` at the start of a word in `s` ("fail" in "fails", "failed").
 fn has_word_prefix(s: &str, w: &str) -> bool {
     let b = s.as_bytes();
-    s.match_indices(w)
+    match_offsets(s, w)
         .take(32)
-        .any(|(p, _)| p == 0 || !b[p - 1].is_ascii_alphanumeric())
+        .any(|p| p == 0 || !b[p - 1].is_ascii_alphanumeric())
 }
 
 /// A sentence that blames the guard, its hooks or the agent's policy for a failure ("the old
@@ -875,6 +875,9 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         if s.len() < 6 {
             continue;
         }
+        // The many needles below are looked for in this sentence: most are ruled out by
+        // their first two bytes (`crate::text::PairScope`; the answers do not change).
+        let _pairs = crate::text::PairScope::new(s);
         let imp = imperative(s);
         // ---- coercive prerequisite framing (both halves anywhere in the text)
         if prereq_at.is_none() && prerequisite(s) {
@@ -906,7 +909,7 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
             }
         }
         if imp.is_some() {
-            let guard = GUARD_NAMES.iter().find_map(|g| s.find(g)).filter(|&g| {
+            let guard = GUARD_NAMES.iter().find_map(|g| find(s, g)).filter(|&g| {
                 let tail = &s[g..ceil_boundary(s, (g + 80).min(s.len()))];
                 let head = &s[floor_boundary(s, g.saturating_sub(40))..g];
                 GUARD_OFF
@@ -1006,7 +1009,7 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
                 "and execute",
             ]
             .iter()
-            .any(|r| s.contains(r));
+            .any(|r| contains(s, r));
             if writes && script && runs {
                 emit("plant.write_run", a, b);
             }

@@ -1327,8 +1327,11 @@ pub static RULES: &[Rule] = &[
 
 struct Engine {
     lits: LiteralIndex,
-    /// For each literal id, the rules that own the literal.
-    owners: Vec<Vec<u16>>,
+    /// For each literal id `l`, the rules that own the literal are
+    /// `owners[owner_start[l]..owner_start[l + 1]]`, in rule order (one flat list: the engine
+    /// is built on every hook call, and a list per literal was an allocation each).
+    owner_start: Vec<u32>,
+    owners: Vec<u16>,
     regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
 }
 
@@ -1367,7 +1370,9 @@ impl LiteralIndex {
                 }
             }
         }
-        by_key.sort_unstable();
+        // Sorted by (key, id): ids were pushed in increasing order, so a stable sort by key
+        // does it; two byte-wise counting passes cost far less than a comparison sort.
+        let by_key = radix_by_key(by_key);
         LiteralIndex {
             first2,
             by_key,
@@ -1406,31 +1411,94 @@ impl LiteralIndex {
     }
 }
 
+/// FNV-1a for the engine's build-time map of literals (SipHash cost more than the rest of the
+/// build; the keys are our own literals, not input).
+#[derive(Default, Clone, Copy)]
+struct FnvBuild;
+
+/// See [`FnvBuild`].
+struct Fnv(u64);
+
+impl std::hash::BuildHasher for FnvBuild {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// `v` sorted by its `u16` keys, stably (LSD radix sort, a byte per pass).
+fn radix_by_key(mut v: Vec<(u16, u32)>) -> Vec<(u16, u32)> {
+    let mut tmp = vec![(0u16, 0u32); v.len()];
+    for shift in [0u32, 8] {
+        let mut start = [0usize; 257];
+        for &(k, _) in &v {
+            start[usize::from((k >> shift) as u8) + 1] += 1;
+        }
+        for i in 0..256 {
+            start[i + 1] += start[i];
+        }
+        for &x in &v {
+            let d = usize::from((x.0 >> shift) as u8);
+            tmp[start[d]] = x;
+            start[d] += 1;
+        }
+        std::mem::swap(&mut v, &mut tmp);
+    }
+    v
+}
+
 fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
     ENGINE.get_or_init(|| {
         let mut lits: Vec<&'static str> = Vec::new();
-        let mut owners: Vec<Vec<u16>> = Vec::new();
-        let mut index: std::collections::HashMap<&'static str, usize> =
-            std::collections::HashMap::with_capacity(1024);
+        // (literal id, rule) in rule order; the last rule recorded per literal drops repeats.
+        let mut pairs: Vec<(u32, u16)> = Vec::with_capacity(2048);
+        let mut last_rule: Vec<u16> = Vec::with_capacity(1024);
+        let mut index: std::collections::HashMap<&'static str, usize, FnvBuild> =
+            std::collections::HashMap::with_capacity_and_hasher(1024, FnvBuild);
         for (ri, r) in RULES.iter().enumerate() {
+            let ri = ri as u16;
             for &l in r.literals {
-                match index.get(l).copied() {
-                    Some(p) => {
-                        if !owners[p].contains(&(ri as u16)) {
-                            owners[p].push(ri as u16)
-                        }
-                    }
-                    None => {
-                        index.insert(l, lits.len());
-                        lits.push(l);
-                        owners.push(vec![ri as u16]);
-                    }
+                let p = *index.entry(l).or_insert_with(|| {
+                    lits.push(l);
+                    last_rule.push(u16::MAX);
+                    lits.len() - 1
+                });
+                if last_rule[p] != ri {
+                    last_rule[p] = ri;
+                    pairs.push((p as u32, ri));
                 }
             }
         }
+        // Grouped by literal (a counting sort keeps the rule order within a literal).
+        let mut owner_start = vec![0u32; lits.len() + 1];
+        for &(l, _) in &pairs {
+            owner_start[l as usize + 1] += 1;
+        }
+        for i in 0..lits.len() {
+            owner_start[i + 1] += owner_start[i];
+        }
+        let mut fill: Vec<u32> = owner_start[..lits.len()].to_vec();
+        let mut owners = vec![0u16; pairs.len()];
+        for &(l, ri) in &pairs {
+            owners[fill[l as usize] as usize] = ri;
+            fill[l as usize] += 1;
+        }
         Engine {
             lits: LiteralIndex::new(lits),
+            owner_start,
             owners,
             regexes: RULES.iter().map(|_| OnceLock::new()).collect(),
         }
@@ -1465,7 +1533,8 @@ pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding>
     // Per-rule merged windows.
     let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); RULES.len()];
     eng.lits.for_each_match(text, |start, end, lit| {
-        for &ri in &eng.owners[lit] {
+        let owners = &eng.owners[eng.owner_start[lit] as usize..eng.owner_start[lit + 1] as usize];
+        for &ri in owners {
             let ri = ri as usize;
             if RULES[ri].weights[ki] == 0 {
                 continue;
@@ -1744,6 +1813,37 @@ pub fn score(findings: &[Finding], norm: &Normalized) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn radix_sort_by_key_is_the_comparison_sort() {
+        let mut x: u32 = 0x9e37_79b9;
+        let v: Vec<(u16, u32)> = (0..3000u32)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                ((x % 600) as u16 * 97, i)
+            })
+            .collect();
+        let mut want = v.clone();
+        want.sort_unstable();
+        assert_eq!(radix_by_key(v), want);
+    }
+
+    #[test]
+    fn engine_owners_are_each_literals_rules_in_order() {
+        let eng = engine();
+        for (l, lit) in eng.lits.lits.iter().enumerate() {
+            let want: Vec<u16> = RULES
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.literals.contains(lit))
+                .map(|(ri, _)| ri as u16)
+                .collect();
+            let got = &eng.owners[eng.owner_start[l] as usize..eng.owner_start[l + 1] as usize];
+            assert_eq!(got, want.as_slice(), "{lit}");
+        }
+    }
 
     #[test]
     fn every_pattern_compiles_and_has_literals() {

@@ -294,13 +294,17 @@ pub fn word_families(w: &str) -> u16 {
     if w.len() < 2 || w.len() > 40 {
         return 0;
     }
+    // Only the entries that start with the word's first byte can match (one table lookup).
+    let first = w.as_bytes()[0];
     let mut out = 0;
-    for (word, fam) in WORDS {
-        if *word == w {
+    for i in candidates(&WORDS_BY_FIRST, WORDS.len(), first) {
+        let (word, fam) = WORDS[i];
+        if word == w {
             out |= fam;
         }
     }
-    for (stem, fam) in STEMS {
+    for i in candidates(&STEMS_BY_FIRST, STEMS.len(), first) {
+        let (stem, fam) = STEMS[i];
         let Some(rest) = w.strip_prefix(stem) else {
             continue;
         };
@@ -314,10 +318,48 @@ pub fn word_families(w: &str) -> u16 {
     out
 }
 
+/// Per first byte, the set of entries of `list` (the first 128) that start with it: the
+/// action words a word can be, found with one lookup instead of a pass over the lists.
+const fn by_first(list: &[(&str, u16)]) -> [u128; 256] {
+    let mut t = [0u128; 256];
+    let mut i = 0;
+    while i < list.len() && i < 128 {
+        t[list[i].0.as_bytes()[0] as usize] |= 1u128 << i;
+        i += 1;
+    }
+    t
+}
+
+/// [`by_first`] of [`STEMS`].
+const STEMS_BY_FIRST: [u128; 256] = by_first(STEMS);
+/// [`by_first`] of [`WORDS`].
+const WORDS_BY_FIRST: [u128; 256] = by_first(WORDS);
+
+/// The indices of the entries of `list` a word starting with `first` may match: those of
+/// `table` (the first 128), then every entry after the 128th.
+fn candidates(table: &[u128; 256], list_len: usize, first: u8) -> impl Iterator<Item = usize> {
+    let mut bits = table[usize::from(first)];
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            i
+        })
+    })
+    .chain(128..list_len.max(128))
+}
+
 /// The action families of a text: the union over its words.
 pub fn families(text: &str) -> u16 {
     text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .map(|w| word_families(&w.to_lowercase()))
+        .map(|w| {
+            // A word already in lower case (most are) is looked up without a copy.
+            if w.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+                word_families(w)
+            } else {
+                word_families(&w.to_lowercase())
+            }
+        })
         .fold(0, |a, b| a | b)
 }
 
@@ -1320,6 +1362,54 @@ mod tests {
 
     fn has(text: &str, key: &str, k: &str) -> bool {
         keys(text).iter().any(|(x, kd)| x == key && *kd == k)
+    }
+
+    /// [`word_families`] as a plain pass over both lists, to hold the indexed one to.
+    fn word_families_by_scan(w: &str) -> u16 {
+        if w.len() < 2 || w.len() > 40 {
+            return 0;
+        }
+        let mut out = 0;
+        for (word, fam) in WORDS {
+            if *word == w {
+                out |= fam;
+            }
+        }
+        for (stem, fam) in STEMS {
+            let Some(rest) = w.strip_prefix(stem) else {
+                continue;
+            };
+            let doubled = stem.chars().last().and_then(|c| rest.strip_prefix(c));
+            if SUFFIXES.contains(&rest)
+                || doubled.is_some_and(|r| matches!(r, "ed" | "ing" | "er" | "ers"))
+            {
+                out |= fam;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn indexed_action_words_agree_with_a_scan() {
+        let mut ws: Vec<String> = Vec::new();
+        for (w, _) in WORDS.iter().chain(STEMS) {
+            ws.push(w.to_string());
+            for suf in SUFFIXES.iter().chain(&["ed", "ing", "er", "x", "ingz"]) {
+                ws.push(format!("{w}{suf}"));
+                let last = w.chars().last().unwrap_or('x');
+                ws.push(format!("{w}{last}{suf}"));
+            }
+        }
+        ws.extend(["", "a", "the", "überweisen", "Send", "zzz", "é", "set-up"].map(String::from));
+        for w in &ws {
+            assert_eq!(word_families(w), word_families_by_scan(w), "{w}");
+        }
+        let text = "Please SEND the Überweisung, then delete it; Lösche alles. réservez";
+        let by_scan = text
+            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+            .map(|w| word_families_by_scan(&w.to_lowercase()))
+            .fold(0, |a, b| a | b);
+        assert_eq!(families(text), by_scan);
     }
 
     #[test]

@@ -55,7 +55,15 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
     for (_, s) in &provenance::arg_leaves(&tool.input) {
         own.extend(provenance::extract(s).into_iter().map(|v| v.text));
     }
-    let vals: Vec<ValuePair> = provenance::extract(output)
+    let extracted = provenance::extract(output);
+    // The texts of all of them: the values inside an injected passage that spans the whole
+    // output (`split_injected`), without extracting the same text again.
+    let all_texts: Vec<String> = if report.flagged {
+        extracted.iter().map(|v| v.text.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    let vals: Vec<ValuePair> = extracted
         .into_iter()
         .filter(|v| !own.contains(&v.text))
         .map(|v| (v.text, v.kind))
@@ -86,7 +94,7 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
             "{} in the result of {name}",
             rules.join(",")
         ))];
-        let (injected, plain) = split_injected(output, &report, vals);
+        let (injected, plain) = split_injected(output, &report, vals, &all_texts);
         effects.push(Effect::RecordValues {
             values: injected,
             origin: Origin::OutputInjected,
@@ -324,6 +332,7 @@ fn split_injected(
     output: &str,
     report: &detect::Report,
     vals: Vec<ValuePair>,
+    all_texts: &[String],
 ) -> (Vec<ValuePair>, Vec<ValuePair>) {
     let mut offsets: Vec<usize> = Vec::new();
     for f in &report.findings {
@@ -361,6 +370,11 @@ fn split_injected(
     for (s, e) in windows {
         let s = crate::text::floor_boundary(output, s);
         let e = crate::text::ceil_boundary(output, e);
+        if s == 0 && e == output.len() {
+            // The whole output: its values were extracted already.
+            inside.extend(all_texts.iter().cloned());
+            continue;
+        }
         inside.extend(
             provenance::extract(&output[s..e])
                 .into_iter()

@@ -392,14 +392,17 @@ pub fn lesson(
         header_text.push_str(line);
         header_text.push('\n');
     }
-    let outside: Vec<(String, &'static str)> = provenance::extract(&outside_text)
-        .into_iter()
+    // The values outside the injected sentences, extracted once (both uses below read them).
+    let outside_vals = provenance::extract(&outside_text);
+    let outside: Vec<(String, &'static str)> = outside_vals
+        .iter()
+        .cloned()
         .chain(provenance::extract(&header_text))
         .map(|v| (v.text, v.kind))
         .collect();
     // The domains of the output's own values: its sender's and recipients' header lines
     // outside the injected sentences, and every other value there.
-    let own_domains: Vec<String> = provenance::extract(&outside_text)
+    let own_domains: Vec<String> = outside_vals
         .into_iter()
         .filter_map(|v| host_of(&v.text, v.kind).and_then(|h| registrable(&h)))
         .collect();

@@ -236,10 +236,13 @@ static CJK_ADDRESS_CUE_N: [&str; folded_len(CJK_ADDRESS_CUE)] = fold_list(CJK_AD
 /// not cover yet) normalized once at run time.
 fn list_of(
     list: &'static [&'static str],
+    complete: bool,
     compiled: &'static [&'static str],
     late: &'static OnceLock<Vec<&'static str>>,
 ) -> &'static [&'static str] {
-    if list_complete(list) {
+    // `complete` is `list_complete(list)` worked out at compile time (at run time it is a
+    // search of the folded table per word).
+    if complete {
         return compiled;
     }
     late.get_or_init(|| {
@@ -272,11 +275,36 @@ pub(super) fn vocab() -> &'static Vocab {
     ];
     V.get_or_init(|| Vocab {
         words: Words,
-        cjk_override: list_of(CJK_OVERRIDE, &CJK_OVERRIDE_N, &L[0]),
-        cjk_instr: list_of(CJK_INSTR, &CJK_INSTR_N, &L[1]),
-        cjk_secrecy: list_of(CJK_SECRECY, &CJK_SECRECY_N, &L[2]),
-        cjk_addressee: list_of(CJK_ADDRESSEE, &CJK_ADDRESSEE_N, &L[3]),
-        cjk_address_cue: list_of(CJK_ADDRESS_CUE, &CJK_ADDRESS_CUE_N, &L[4]),
+        cjk_override: list_of(
+            CJK_OVERRIDE,
+            const { list_complete(CJK_OVERRIDE) },
+            &CJK_OVERRIDE_N,
+            &L[0],
+        ),
+        cjk_instr: list_of(
+            CJK_INSTR,
+            const { list_complete(CJK_INSTR) },
+            &CJK_INSTR_N,
+            &L[1],
+        ),
+        cjk_secrecy: list_of(
+            CJK_SECRECY,
+            const { list_complete(CJK_SECRECY) },
+            &CJK_SECRECY_N,
+            &L[2],
+        ),
+        cjk_addressee: list_of(
+            CJK_ADDRESSEE,
+            const { list_complete(CJK_ADDRESSEE) },
+            &CJK_ADDRESSEE_N,
+            &L[3],
+        ),
+        cjk_address_cue: list_of(
+            CJK_ADDRESS_CUE,
+            const { list_complete(CJK_ADDRESS_CUE) },
+            &CJK_ADDRESS_CUE_N,
+            &L[4],
+        ),
     })
 }
 
