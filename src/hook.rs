@@ -138,7 +138,10 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
             // in errors.log and dropped.
             if let (Some(x), Some(mut row)) = (export, row) {
                 // The arguments of a stopped call, as the database keeps them (masked, capped).
-                if matches!(d.verdict, Verdict::Ask | Verdict::Deny) {
+                if matches!(
+                    harness::answered_verdict(&ev, &d),
+                    Verdict::Ask | Verdict::Deny
+                ) {
                     row.args = ev.tool.as_ref().map(|t| state::call_args_text(&t.input));
                 }
                 if let Err(e) = crate::export::sink::emit(x, &row) {
@@ -198,12 +201,15 @@ fn decide_and_record(
             Some(a) if d.reason == Reason::Approved => store.approver_of(a)?,
             _ => None,
         };
+        // The verdict as the harness is told it (a rewrite Claude Code is asked about is an
+        // ask in the audit, `log --decision ask` and the export).
+        let answered = harness::answered_verdict(ev, &d);
         let entry = AuditEntry {
             harness: ev.harness.name(),
             session_id: &ev.session_id,
             event: &ev.event_name,
             tool: tool.as_deref(),
-            verdict: d.verdict.name(),
+            verdict: answered.name(),
             reason_code: d.reason.code(),
             rules: &d.rules,
             args_digest: digest.as_deref(),
@@ -216,7 +222,7 @@ fn decide_and_record(
         let written = store.record_decision_with(&entry, &receipt)?;
         let id = written.id;
         d.audit_id = Some(id);
-        let stopped = matches!(d.verdict, Verdict::Ask | Verdict::Deny);
+        let stopped = matches!(answered, Verdict::Ask | Verdict::Deny);
         if stopped {
             // What `intentshield approve` and `log` show the person (masked, capped): the
             // calls that were stopped, asks and denies.

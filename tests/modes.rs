@@ -421,6 +421,25 @@ fn self_disclosure_rewrites_never_approve_the_call() {
         "{r:?}"
     );
     assert_eq!(v["hookSpecificOutput"]["updatedInput"]["agent_name"], "");
+    // The audit says what the harness was told: an ask (so `log --decision ask`, `approve`
+    // and the export see it), not the policy's internal allow.
+    let log = run(
+        &[
+            "log",
+            "--session",
+            "sd",
+            "--decision",
+            "ask",
+            "--json",
+            "-n",
+            "1",
+        ],
+        b"",
+        &db,
+    );
+    let row: Value = serde_json::from_str(log.stdout.trim()).unwrap_or(Value::Null);
+    assert_eq!(row["reason"], "self_disclosure.rewritten", "{log:?}");
+    assert_eq!(row["decision"], "ask", "{log:?}");
     // Codex: a rewrite needs "allow" there, so the call is denied with the field to empty.
     let x = json!({"session_id": "sd", "turn_id": "1", "cwd": "/p", "hook_event_name": "PreToolUse", "model": "m",
                    "tool_name": "mcp__prod__delete_database", "tool_input": args, "tool_use_id": "c"});

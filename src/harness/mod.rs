@@ -123,6 +123,23 @@ pub fn sniff(raw: &Value) -> Option<Harness> {
     Some(Harness::Claude)
 }
 
+/// The verdict the harness is told for `d`, as the audit records it. It differs from the
+/// policy's verdict in one case: Claude Code's answer to a rewrite (`updated_input` on an
+/// allowed PreToolUse) is "ask", since "allow" would skip the user's permission prompt
+/// (hook-protocols.md §9; see `claude::render`), unless the user approved that very call.
+pub fn answered_verdict(event: &Event, d: &Decision) -> Verdict {
+    let claude_rewrite = event.harness == Harness::Claude
+        && event.kind == crate::event::EventKind::PreTool
+        && d.verdict == Verdict::Allow
+        && d.updated_input.is_some()
+        && d.reason != crate::decision::Reason::Approved;
+    if claude_rewrite {
+        Verdict::Ask
+    } else {
+        d.verdict
+    }
+}
+
 /// Renders a decision for the event it answers.
 ///
 /// An event name the harness's table does not know that was read as a tool call
