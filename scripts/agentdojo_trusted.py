@@ -15,7 +15,7 @@ The destinations a user types in a prompt are theirs in that session already and
 listed: a list holds what the user's own records hold. It is what a user who keeps an address
 book and a payee list would write; with it the replay's
 critical destinations that are on no list and in no prompt are denied, not asked
-(`provenance.untrusted_critical`).
+(`provenance.critical_destination`, rule `provenance.untrusted_critical`).
 
 Usage: scripts/agentdojo_trusted.py [TRACES] [--out FILE]
        (default data/agentdojo/traces.jsonl.gz, configs/agentdojo-trusted.toml)
@@ -87,7 +87,7 @@ lines = [
     "# shared_with, owner; the bank history's counterparties, the user's own account left out).",
     "# No value an injection wrote. Use it as the protected config file (`replay --config`), or copy",
     "# the tables into yours: with a list configured, a send, payment, invitation or share to a",
-    "# destination on no list and in no prompt is denied (provenance.untrusted_critical).",
+    "# destination on no list and in no prompt is denied (provenance.critical_destination, rule provenance.untrusted_critical).",
 ]
 total = 0
 for suite in sorted(found):
