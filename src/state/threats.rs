@@ -528,7 +528,9 @@ impl Store {
 
     /// Adds indicators from an imported feed or a pack (`origin` names it) with `status`
     /// (learned entries of a feed stay learned: they ask). An existing row takes the new status
-    /// unless it is `learned` (a feed never weakens a deny). Returns rows written.
+    /// unless it is `learned` (a feed never weakens a deny). A value the operator allowed
+    /// (`threats allow`, also by its host or registrable domain) is skipped: the operator's
+    /// word wins over any feed or pack. Returns rows written.
     ///
     /// # Errors
     ///
@@ -550,6 +552,9 @@ impl Store {
         )?;
         let mut n = 0;
         for (v, k) in items {
+            if self.threat_allowed(v, k)? {
+                continue;
+            }
             n += st.execute(params![v, k, status.name(), origin, t])?;
         }
         Ok(n)
@@ -818,6 +823,18 @@ mod tests {
         );
         // Allow clears the domain and everything under it, and the source.
         assert!(s.allow_threat("evil.example").unwrap() >= 3);
+        // A feed imported later does not bring an allowed value (or its domain's) back.
+        let back = s
+            .import_threat_indicators(
+                &[
+                    ("evil.example".into(), "domain".into()),
+                    ("ops@evil.example".into(), "email".into()),
+                ],
+                Status::Learned,
+                "feed",
+            )
+            .unwrap();
+        assert_eq!(back, 0, "allowed values came back from a feed");
         assert!(s.threat_hits(&keys).unwrap().is_empty());
         s.allow_threat("mcp:mail").unwrap();
         assert!(s.threat_summary().unwrap().unwrap().hostile.is_empty());
