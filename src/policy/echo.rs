@@ -870,9 +870,11 @@ pub fn instructed_values(output: &str) -> Vec<Instructed> {
     let us = units(output);
     // The own families of the last [`WINDOW`] units of the paragraph, newest last.
     let mut recent: Vec<u16> = Vec::with_capacity(WINDOW + 1);
-    // The values of the last [`BACK`] units of the paragraph, newest last.
+    // The values of the last [`BACK`] units of the paragraph, newest last: each unit with its
+    // values, taken out only when they are used (most units of a long output never are).
     type Vals = (Vec<(String, &'static str)>, Vec<String>);
-    let mut behind: Vec<Vals> = Vec::with_capacity(BACK + 1);
+    let vals_of = |u: &str| -> Vals { (values_in(u, true), tokens(u)) };
+    let mut behind: Vec<(&str, Option<Vals>)> = Vec::with_capacity(BACK + 1);
     // The action a form's fields carry ([`Brk::Field`]).
     let mut form: u16 = 0;
     let add = |out: &mut Vec<Instructed>, toks: &mut Vec<Instructed>, v: &Vals, fam: u16| {
@@ -928,19 +930,21 @@ pub fn instructed_values(output: &str) -> Vec<Instructed> {
         if fam == 0 && BACK == 0 {
             continue;
         }
-        let vals: Vals = (values_in(u, true), tokens(u));
+        let mut vals: Option<Vals> = None;
         if own != 0 {
             // The sentences just before an action sentence ("The title is 'X'. Put that on
             // my calendar.").
-            for v in &behind {
+            for (bu, bv) in &mut behind {
+                let v = bv.get_or_insert_with(|| vals_of(bu));
                 add(&mut out, &mut toks, v, own);
             }
         }
         if fam != 0 {
-            add(&mut out, &mut toks, &vals, fam);
+            let v = vals.get_or_insert_with(|| vals_of(u));
+            add(&mut out, &mut toks, v, fam);
         }
         if BACK > 0 {
-            behind.push(vals);
+            behind.push((u.as_str(), vals));
             if behind.len() > BACK {
                 behind.remove(0);
             }
