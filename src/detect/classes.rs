@@ -1452,8 +1452,10 @@ fn tokenize(text: &str) -> Vec<Tok> {
             pos += 1;
             continue;
         }
-        let end = text[pos..]
-            .find([' ', '\n', '\t', '\r'])
+        // The separators are ASCII: a byte scan finds the same offset as a char search.
+        let end = bytes[pos..]
+            .iter()
+            .position(|&b| matches!(b, b' ' | b'\n' | b'\t' | b'\r'))
             .map_or(text.len(), |e| pos + e);
         let chunk = &text[pos..end];
         let shape = chunk_shape(chunk);

@@ -860,6 +860,16 @@ fn starts_paragraph(t: &str) -> bool {
     is_key_line(t)
 }
 
+/// The values of one unit of an output ([`values_in`] with short IDs, and [`tokens`]).
+type Vals = (Vec<(String, &'static str)>, Vec<String>);
+
+/// The [`Vals`] of unit `u`, taken from `memo` when the same text was read before.
+fn vals_of<'a>(memo: &mut std::collections::HashMap<&'a str, Vals>, u: &'a str) -> Vals {
+    memo.entry(u)
+        .or_insert_with(|| (values_in(u, true), tokens(u)))
+        .clone()
+}
+
 /// The values of an exposed output that stand in an instruction: in a unit holding an action
 /// word, in the [`WINDOW`] units after one or the [`BACK`] units before it in the same
 /// paragraph, and in the fields of a form after one ([`Brk::Field`]). Bounded
@@ -870,9 +880,12 @@ pub fn instructed_values(output: &str) -> Vec<Instructed> {
     let us = units(output);
     // The own families of the last [`WINDOW`] units of the paragraph, newest last.
     let mut recent: Vec<u16> = Vec::with_capacity(WINDOW + 1);
-    // The values of the last [`BACK`] units of the paragraph, newest last.
-    type Vals = (Vec<(String, &'static str)>, Vec<String>);
-    let mut behind: Vec<Vals> = Vec::with_capacity(BACK + 1);
+    // The values of the last [`BACK`] units of the paragraph, newest last: each unit with its
+    // values, taken out only when they are used (most units of a long output never are).
+    // A unit repeated in the output (log lines, repeated records) is read once: its values
+    // depend on its text alone.
+    let mut memo: std::collections::HashMap<&str, Vals> = std::collections::HashMap::new();
+    let mut behind: Vec<(&str, Option<Vals>)> = Vec::with_capacity(BACK + 1);
     // The action a form's fields carry ([`Brk::Field`]).
     let mut form: u16 = 0;
     let add = |out: &mut Vec<Instructed>, toks: &mut Vec<Instructed>, v: &Vals, fam: u16| {
@@ -928,19 +941,21 @@ pub fn instructed_values(output: &str) -> Vec<Instructed> {
         if fam == 0 && BACK == 0 {
             continue;
         }
-        let vals: Vals = (values_in(u, true), tokens(u));
+        let mut vals: Option<Vals> = None;
         if own != 0 {
             // The sentences just before an action sentence ("The title is 'X'. Put that on
             // my calendar.").
-            for v in &behind {
+            for (bu, bv) in &mut behind {
+                let v = bv.get_or_insert_with(|| vals_of(&mut memo, bu));
                 add(&mut out, &mut toks, v, own);
             }
         }
         if fam != 0 {
-            add(&mut out, &mut toks, &vals, fam);
+            let v = vals.get_or_insert_with(|| vals_of(&mut memo, u));
+            add(&mut out, &mut toks, v, fam);
         }
         if BACK > 0 {
-            behind.push(vals);
+            behind.push((u.as_str(), vals));
             if behind.len() > BACK {
                 behind.remove(0);
             }
@@ -1351,6 +1366,18 @@ fn prompt_numbers(p: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repeated_unit_is_read_once_with_the_same_values() {
+        let u1 = String::from("Send the report to ops@example.com by 2024-05-01, ref 'Q3 plan'.");
+        let u2 = u1.clone();
+        let mut memo = std::collections::HashMap::new();
+        let direct = (values_in(&u1, true), tokens(&u1));
+        assert!(!direct.0.is_empty());
+        assert_eq!(vals_of(&mut memo, &u1), direct);
+        assert_eq!(vals_of(&mut memo, &u2), direct);
+        assert_eq!(memo.len(), 1);
+    }
     use serde_json::json;
 
     fn keys(text: &str) -> Vec<(String, &'static str)> {
