@@ -68,17 +68,10 @@ use crate::text::{ceil_boundary, contains, find, floor_boundary, match_offsets};
 /// pieces of this size.
 pub const MAX_SENTENCE: usize = 1024;
 
-/// One rule of this module: id, family and weights (tool_output, description, argument, prompt).
-#[derive(Debug)]
-pub struct PlantRule {
-    /// Stable id, `family-prefix.name`.
-    pub id: &'static str,
-    /// Family name.
-    pub family: &'static str,
-    /// Weight per kind, same order as [`super::rules::Rule::weights`]. Arguments are off: a
-    /// shell command that writes ~/.bashrc is what the shell analysis judges.
-    pub weights: [u8; 4],
-}
+/// One rule of this module: the word-class rules' shape (id, family, weights per kind:
+/// tool_output, description, argument, prompt). Arguments are off for every plant rule: a
+/// shell command that writes ~/.bashrc is what the shell analysis judges.
+pub use super::classes::ClassRule as PlantRule;
 
 /// The rules (see the module docs).
 pub static PLANT_RULES: &[PlantRule] = &[
