@@ -150,14 +150,21 @@ pub static CLASS_RULES: &[ClassRule] = &[
 
 /// Weights of a word-class rule, if `id` is one.
 pub fn weights(id: &str) -> Option<[u8; 4]> {
-    CLASS_RULES.iter().find(|r| r.id == id).map(|r| r.weights)
+    rule_in(CLASS_RULES, id).map(|r| r.weights)
 }
 
 fn family(id: &str) -> &'static str {
-    CLASS_RULES
-        .iter()
-        .find(|r| r.id == id)
-        .map_or("other", |r| r.family)
+    family_in(CLASS_RULES, id)
+}
+
+/// The rule of `table` named `id` (the word-class and plant tables share this shape).
+pub(super) fn rule_in<'a>(table: &'a [ClassRule], id: &str) -> Option<&'a ClassRule> {
+    table.iter().find(|r| r.id == id)
+}
+
+/// The family of the rule of `table` named `id`, `other` for none.
+pub(super) fn family_in(table: &[ClassRule], id: &str) -> &'static str {
+    rule_in(table, id).map_or("other", |r| r.family)
 }
 
 // ------------------------------------------------------------------ word classes (bits)
@@ -1579,8 +1586,7 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
     let toks = tokenize(text);
     let mut out: Vec<Finding> = Vec::new();
     let emit = |id: &'static str, s: usize, e: usize, out: &mut Vec<Finding>| {
-        if weights(id).is_none_or(|w| w[kind_index(kind)] == 0) || out.iter().any(|f| f.rule == id)
-        {
+        if weights(id).is_none_or(|w| w[kind.index()] == 0) || out.iter().any(|f| f.rule == id) {
             return;
         }
         let s = floor_boundary(text, s);
@@ -1603,15 +1609,6 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
     }
     out.sort_by_key(|f| f.start);
     out
-}
-
-fn kind_index(kind: TextKind) -> usize {
-    match kind {
-        TextKind::ToolOutput => 0,
-        TextKind::Description => 1,
-        TextKind::Argument => 2,
-        TextKind::Prompt => 3,
-    }
 }
 
 fn word<'a>(text: &'a str, t: &Tok) -> &'a str {

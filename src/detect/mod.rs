@@ -27,6 +27,17 @@ pub enum TextKind {
 }
 
 impl TextKind {
+    /// Position of this kind in a rule's weights (`[tool_output, description, argument,
+    /// prompt]`), the order every rule table of this module uses.
+    pub fn index(self) -> usize {
+        match self {
+            TextKind::ToolOutput => 0,
+            TextKind::Description => 1,
+            TextKind::Argument => 2,
+            TextKind::Prompt => 3,
+        }
+    }
+
     /// `tool_output`, `description`, `argument` or `prompt` (the corpus format's `kind`).
     pub fn name(self) -> &'static str {
         match self {

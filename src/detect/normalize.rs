@@ -1024,65 +1024,37 @@ pub fn normalize(text: &str) -> Normalized {
             input_offset: first_off,
         });
     }
-    if text.len() >= BASE64_MIN_RUN {
-        for (off, dec) in base64_runs(text) {
+    // Decoded hidden text (base64, hex, byte lists), each run folded like the text itself and
+    // appended as its own segment, until MAX_APPENDED bytes were added.
+    let mut append_decoded =
+        |off: usize, dec: &str, origin: &'static str, evidence: &'static str| {
             if appended > MAX_APPENDED {
-                break;
+                return;
             }
-            let mut sub = Stats::default();
-            let mut sub_hidden = Vec::new();
-            let g = fold(&dec, &mut sub_hidden, &mut sub);
+            let g = fold(dec, &mut Vec::new(), &mut Stats::default());
             out.push('\n');
             let start = out.len();
             out.push_str(&g.out);
             appended += g.out.len();
-            hidden.push(("obfuscation.base64", g.out.chars().take(160).collect()));
+            hidden.push((evidence, g.out.chars().take(160).collect()));
             segments.push(Segment {
                 start,
                 end: out.len(),
-                origin: "base64",
+                origin,
                 input_offset: off,
             });
+        };
+    if text.len() >= BASE64_MIN_RUN {
+        for (off, dec) in base64_runs(text) {
+            append_decoded(off, &dec, "base64", "obfuscation.base64");
         }
     }
     if text.len() >= 2 * HEX_MIN_BYTES {
         for (off, dec) in hex_runs(text) {
-            if appended > MAX_APPENDED {
-                break;
-            }
-            let mut sub = Stats::default();
-            let mut sub_hidden = Vec::new();
-            let g = fold(&dec, &mut sub_hidden, &mut sub);
-            out.push('\n');
-            let start = out.len();
-            out.push_str(&g.out);
-            appended += g.out.len();
-            hidden.push(("obfuscation.hex", g.out.chars().take(160).collect()));
-            segments.push(Segment {
-                start,
-                end: out.len(),
-                origin: "hex",
-                input_offset: off,
-            });
+            append_decoded(off, &dec, "hex", "obfuscation.hex");
         }
-    }
-    if text.len() >= 2 * HEX_MIN_BYTES {
         for (off, dec) in byte_list_runs(text) {
-            if appended > MAX_APPENDED {
-                break;
-            }
-            let g = fold(&dec, &mut Vec::new(), &mut Stats::default());
-            out.push('\n');
-            let start = out.len();
-            out.push_str(&g.out);
-            appended += g.out.len();
-            hidden.push(("obfuscation.hex", g.out.chars().take(160).collect()));
-            segments.push(Segment {
-                start,
-                end: out.len(),
-                origin: "hex",
-                input_offset: off,
-            });
+            append_decoded(off, &dec, "hex", "obfuscation.hex");
         }
     }
     if appended <= MAX_APPENDED {

@@ -144,23 +144,11 @@ pub static PLANT_RULES: &[PlantRule] = &[
 
 /// Weights of a rule of this module, if `id` is one.
 pub fn weights(id: &str) -> Option<[u8; 4]> {
-    PLANT_RULES.iter().find(|r| r.id == id).map(|r| r.weights)
+    super::classes::rule_in(PLANT_RULES, id).map(|r| r.weights)
 }
 
 fn family(id: &str) -> &'static str {
-    PLANT_RULES
-        .iter()
-        .find(|r| r.id == id)
-        .map_or("other", |r| r.family)
-}
-
-fn kind_index(kind: TextKind) -> usize {
-    match kind {
-        TextKind::ToolOutput => 0,
-        TextKind::Description => 1,
-        TextKind::Argument => 2,
-        TextKind::Prompt => 3,
-    }
+    super::classes::family_in(PLANT_RULES, id)
 }
 
 /// Verbs that, at the start of a clause, make it an instruction to the reader.
@@ -970,7 +958,7 @@ fn sentences(text: &str) -> Vec<(usize, usize)> {
 
 /// Findings of this module's rules, at most one per rule id, in text order.
 pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
-    let ki = kind_index(kind);
+    let ki = kind.index();
     if ki > 1 {
         return Vec::new();
     }

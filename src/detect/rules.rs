@@ -70,16 +70,7 @@ pub struct Rule {
 impl Rule {
     /// Weight of this rule for `kind` (0 = disabled).
     pub fn weight(&self, kind: TextKind) -> u8 {
-        self.weights[kind_index(kind)]
-    }
-}
-
-fn kind_index(kind: TextKind) -> usize {
-    match kind {
-        TextKind::ToolOutput => 0,
-        TextKind::Description => 1,
-        TextKind::Argument => 2,
-        TextKind::Prompt => 3,
+        self.weights[kind.index()]
     }
 }
 
@@ -104,7 +95,7 @@ pub fn hidden_weight(id: &str, kind: TextKind) -> u8 {
         "hidden.zero_width" => [1, 2, 1, 0],
         _ => [0, 0, 0, 0],
     };
-    w[kind_index(kind)]
+    w[kind.index()]
 }
 
 /// Family of a `hidden.*` / `obfuscation.*` evidence id.
@@ -1529,7 +1520,7 @@ pub fn excerpt(s: &str) -> String {
 pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding> {
     let eng = engine();
     let text = norm.text.as_str();
-    let ki = kind_index(kind);
+    let ki = kind.index();
     // Per-rule merged windows.
     let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); RULES.len()];
     eng.lits.for_each_match(text, |start, end, lit| {
@@ -1650,7 +1641,7 @@ pub fn weight_of(rule: &str, kind: TextKind) -> u8 {
     match RULES.iter().find(|r| r.id == rule) {
         Some(r) => r.weight(kind),
         None => match super::classes::weights(rule).or_else(|| super::plant::weights(rule)) {
-            Some(w) => w[kind_index(kind)],
+            Some(w) => w[kind.index()],
             None => hidden_weight(rule, kind),
         },
     }
