@@ -102,6 +102,19 @@ fn relays_and_filters() {
         "server stderr passes through: {err}"
     );
 
+    // An empty catalog says so on stderr (stdout stays the listing scripts read).
+    let empty = Command::new(BIN)
+        .args(["mcp", "list", "--db"])
+        .arg(db.with_extension("empty.sqlite"))
+        .output()
+        .unwrap();
+    assert!(empty.status.success());
+    assert!(empty.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&empty.stderr).contains("the catalog is empty"),
+        "{empty:?}"
+    );
+
     // The catalog is shared: `mcp list` shows the quarantine.
     let out = Command::new(BIN)
         .args(["mcp", "list", "--db"])

@@ -126,6 +126,17 @@ pub fn run(m: &ArgMatches) -> CliResult {
         }
         "list" => match catalog::list(&store, sm.get_one::<String>("server").map(String::as_str)) {
             Ok(rows) => {
+                if rows.is_empty() {
+                    // Say so on stderr: stdout stays the tab-separated listing scripts read.
+                    match sm.get_one::<String>("server") {
+                        Some(s) => eprintln!(
+                            "intentshield mcp list: no tools recorded for '{s}' (the proxy records a server's tools/list when it runs under `intentshield wrap`)"
+                        ),
+                        None => eprintln!(
+                            "intentshield mcp list: the catalog is empty (the proxy records each server's tools/list when it runs under `intentshield wrap`)"
+                        ),
+                    }
+                }
                 for r in rows {
                     let state = if r.quarantined {
                         "quarantined"
