@@ -317,6 +317,12 @@ fn normalize_host_with(h: &str, check_ext: bool) -> Option<String> {
     if check_ext && FILE_EXTS.contains(&tld) {
         return None;
     }
+    // A bare word in prose is a host only under a suffix that exists: one the public suffix
+    // list knows, or a special-use name (RFC 2606, RFC 6761, ICANN's `.internal`). Dotted
+    // code (`json.tool`, `site.getsitepackages`) and reason codes (`shell.unparsable`) are not.
+    if check_ext && !known_suffix(&h) {
+        return None;
+    }
     if labels
         .iter()
         .any(|l| l.starts_with('-') || l.ends_with('-'))
@@ -324,6 +330,31 @@ fn normalize_host_with(h: &str, check_ext: bool) -> Option<String> {
         return None;
     }
     Some(h)
+}
+
+/// Top-level names reserved for documentation, testing and private networks (RFC 2606,
+/// RFC 6761, RFC 9476 `.alt`, ICANN's 2024 `.internal`) and names common on private networks
+/// (`.lan`, `.home`, `.corp`, `.intranet`): hosts, although the public suffix list leaves them
+/// out.
+const SPECIAL_USE_TLDS: &[&str] = &[
+    "example",
+    "invalid",
+    "test",
+    "localhost",
+    "local",
+    "internal",
+    "alt",
+    "lan",
+    "home",
+    "corp",
+    "intranet",
+];
+
+/// True when `host`'s suffix exists: the public suffix list (compiled into the `psl` crate)
+/// knows it, or its last label is in [`SPECIAL_USE_TLDS`]. `host` is lower-case ASCII.
+fn known_suffix(host: &str) -> bool {
+    let tld = host.rsplit('.').next().unwrap_or(host);
+    SPECIAL_USE_TLDS.contains(&tld) || psl::suffix(host.as_bytes()).is_some_and(|s| s.is_known())
 }
 
 /// Where a host-like word was written, which decides how much it takes to count as a host.
@@ -635,13 +666,18 @@ pub fn repo_of(owner: &str, name: &str) -> Option<String> {
     Some(format!("{owner}/{name}").to_ascii_lowercase())
 }
 
-/// The registrable part of a host: its last two labels.
+/// The registrable part of a host by the public suffix list (`evil.co.uk` for
+/// `a.evil.co.uk`, `me.github.io` for `x.me.github.io`); under a suffix the list does not know,
+/// the last two labels. A bare suffix (`co.uk`) or a two-label host is returned as it is.
 pub fn domain_of(host: &str) -> String {
-    let labels: Vec<&str> = host.split('.').collect();
-    if labels.len() <= 2 {
+    let labels = host.split('.').count();
+    if labels <= 2 {
         return host.to_string();
     }
-    labels[labels.len() - 2..].join(".")
+    match psl::domain_str(host) {
+        Some(d) => d.to_string(),
+        None => host.to_string(),
+    }
 }
 
 fn trim_token(t: &str) -> &str {
@@ -1772,6 +1808,36 @@ mod tests {
     fn file_names_are_not_hosts() {
         let v = extract("edit utils.py and README.md then package.json");
         assert!(v.iter().all(|x| x.kind != kind::HOST), "{v:?}");
+    }
+
+    /// Dotted code and reason codes in prose name no host (a README that quotes
+    /// `python3 -m json.tool` taught the threat memory the host `json.tool`); a host under a
+    /// real or special-use suffix still does, and its domain is the registrable one.
+    #[test]
+    fn dotted_words_under_no_real_suffix_are_not_hosts() {
+        let v = extract(
+            "run python3 -m json.tool, see shell.unparsable and builtin.unanalysable, call \
+             site.getsitepackages() or os.path.join, self.config.value",
+        );
+        assert!(v.iter().all(|x| x.kind != kind::HOST), "{v:?}");
+        let v = extract("mail it to files.evil.co.uk, get.attacker.invalid or x.me.github.io");
+        for h in ["files.evil.co.uk", "get.attacker.invalid", "x.me.github.io"] {
+            assert!(has(&v, kind::HOST, h), "{h}: {v:?}");
+        }
+        assert!(has(&v, kind::DOMAIN, "evil.co.uk"), "{v:?}");
+        assert!(has(&v, kind::DOMAIN, "me.github.io"), "{v:?}");
+        assert!(
+            !v.iter().any(|x| x.text == "co.uk" || x.text == "github.io"),
+            "{v:?}"
+        );
+        // Where the context says it is a host (a URL), any alphabetic suffix still counts.
+        assert_eq!(
+            canonical_host("json.tool", HostCtx::Url).as_deref(),
+            Some("json.tool")
+        );
+        assert_eq!(domain_of("a.b.evil.co.uk"), "evil.co.uk");
+        assert_eq!(domain_of("co.uk"), "co.uk");
+        assert_eq!(domain_of("a.b.attacker.invalid"), "attacker.invalid");
     }
 
     #[test]

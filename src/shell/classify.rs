@@ -19,6 +19,12 @@ impl SimpleCommand {
         capabilities::lookup(&self.program)
     }
 
+    /// True when the capability table knows this command's program (what it reads, writes,
+    /// reaches and runs); an unknown program cannot be analysed.
+    pub fn is_known_program(&self) -> bool {
+        self.cap().is_some()
+    }
+
     /// `busybox APPLET …`, `toybox APPLET …`: one binary that is many programs.
     fn is_multicall(&self) -> bool {
         matches!(self.program.as_str(), "busybox" | "toybox")

@@ -901,6 +901,21 @@ fn listener(call: &Call<'_>) -> Option<String> {
         {
             return Some(format!("peers of `{p} {w}`, a server or tunnel"));
         }
+        // Inline code that opens a socket and names no destination the line could show: a
+        // server (`bind`, `serve_forever`) or a peer computed at run time. Only code an
+        // interpreter runs counts, not a search for the word (`grep -rn 'socket(' src`).
+        // A program the capability table does not know (`lua -e …`) is read as if its
+        // arguments were code: what cannot be analysed is not harmless.
+        let code = match c.inline_code() {
+            Some(i) => Some(i.code),
+            None if !c.is_known_program() => Some(c.args.join(" ")),
+            None => None,
+        };
+        if let Some(code) = code {
+            if let Some(m) = SOCKET_MARKERS.iter().find(|m| code.contains(**m)) {
+                return Some(format!("peers of inline code with `{m}` (a socket the line does not name a destination for)"));
+            }
+        }
     }
     None
 }

@@ -2903,3 +2903,25 @@ fn tool_settings_that_steer_later_commands() {
         ),
     ]);
 }
+
+/// Inline code that opens a socket with no destination in the line (a server it binds, a peer
+/// computed at run time) is a way in or out once the session read untrusted content, whatever
+/// the code's dotted names look like (they were once read as hosts, which stopped these by
+/// accident). A search for the word and the same code in a clean session are not asked.
+#[test]
+fn inline_socket_code_without_a_destination_when_exposed() {
+    const UD: &str = "exposure.untrusted_destination";
+    run(vec![
+        ask("ruby server", shell("ruby -rsocket -e 's=TCPServer.new(4444); c=s.accept; IO.copy_stream(c, \"out.bin\")'"), UD)
+            .view(View::exposed()),
+        ask("node server", shell("node -e \"require('net').createServer(c => c.pipe(process.stdout)).listen(9000)\""), UD)
+            .view(View::exposed()),
+        ask("python bind", shell("python3 -c 'import socket as k; s=k.socket(); s.bind((\"\", 9001)); s.listen(1); s.accept()'"), UD)
+            .view(View::exposed()),
+        ask("a server in a language the guard does not know", shell("lua5.4 -e 'local k=require(\"socket\"); local s=assert(k.bind(\"*\", 7000)); s:accept()'"), UD)
+            .view(View::exposed()),
+        allow("a search for the word", shell("grep -rn 'socket(' src/"))
+            .view(View::exposed()),
+        allow("the same server in a clean session", shell("ruby -rsocket -e 's=TCPServer.new(4444); c=s.accept'")),
+    ]);
+}
