@@ -337,7 +337,17 @@ fn fold(text: &str, hidden: &mut Vec<(&'static str, String)>, stats: &mut Stats)
                 f.sync(i);
                 continue;
             }
-            flush_tags(&mut tags, tag_start, last_char, hidden, stats);
+            if !tags.is_empty() {
+                flush_tags(&mut tags, tag_start, last_char, hidden, stats);
+            }
+            if b == b' ' {
+                // The commonest separator, as `push_folded` reads it.
+                f.ws(false);
+                last_char = ' ';
+                i += 1;
+                f.sync(i);
+                continue;
+            }
             // Escaped line breaks and tabs (`\n` in JSON or repr text) separate words too.
             if b == b'\\' && i + 1 < n && matches!(bytes[i + 1], b'n' | b'r' | b't') {
                 f.ws(bytes[i + 1] != b't');
@@ -1001,19 +1011,23 @@ struct Candidates {
 }
 
 /// Byte classes of [`carrier_candidates`].
-const C_B64: u8 = 1;
-const C_UPPER: u8 = 1 << 1;
-const C_LOWER: u8 = 1 << 2;
+const C_B64: u16 = 1;
+const C_UPPER: u16 = 1 << 1;
+const C_LOWER: u16 = 1 << 2;
 /// A digit, `+` or `/`: a base64 chunk holding one looks encoded.
-const C_ENC: u8 = 1 << 3;
-const C_HEX: u8 = 1 << 4;
+const C_ENC: u16 = 1 << 3;
+const C_HEX: u16 = 1 << 4;
 /// A separator allowed between the chunks of a split base64 text.
-const C_B64_GAP: u8 = 1 << 5;
+const C_B64_GAP: u16 = 1 << 5;
 /// A separator allowed between listed bytes (`49 67`, `0x49,0x67`).
-const C_LIST_GAP: u8 = 1 << 6;
+const C_LIST_GAP: u16 = 1 << 6;
+/// An ASCII letter or digit.
+const C_ALNUM: u16 = 1 << 7;
+/// `\`, `%` or `&`: where an escape can start.
+const C_ESC: u16 = 1 << 8;
 
-static CARRIER_CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
+static CARRIER_CLASS: [u16; 256] = {
+    let mut t = [0u16; 256];
     let mut i = 0;
     while i < 256 {
         let b = i as u8;
@@ -1039,11 +1053,28 @@ static CARRIER_CLASS: [u8; 256] = {
         if matches!(b, b' ' | b',' | b'\t' | b'\n' | b'\r' | b';') {
             c |= C_LIST_GAP;
         }
+        if b.is_ascii_alphanumeric() {
+            c |= C_ALNUM;
+        }
+        if matches!(b, b'\\' | b'%' | b'&') {
+            c |= C_ESC;
+        }
         t[i] = c;
         i += 1;
     }
     t
 };
+
+/// True when a word of ASCII letters and digits is a listed byte of [`byte_list_runs`]: one to
+/// three digits, two hex digits, or `0xNN`.
+fn byte_word(w: &[u8]) -> bool {
+    (w.len() <= 3 && w.iter().all(u8::is_ascii_digit))
+        || (w.len() == 2 && w.iter().all(u8::is_ascii_hexdigit))
+        || (w.len() == 4
+            && w[0] == b'0'
+            && matches!(w[1], b'x' | b'X')
+            && w[2..].iter().all(u8::is_ascii_hexdigit))
+}
 
 /// One pass over `b` that rules carrier passes out: a pass is reported only when the text holds
 /// what every run it decodes needs (a necessary condition, never a sufficient one), so skipping
@@ -1056,108 +1087,113 @@ static CARRIER_CLASS: [u8; 256] = {
 /// - [`byte_list_runs`]: `&#`, `\u00` or `%NN`, or [`HEX_MIN_BYTES`] listed bytes in a row
 ///   (words of one to three digits, two hex digits or `0xNN`, with only list separators
 ///   between them).
+///
+/// The text is read as alternating gaps (bytes outside the base64 alphabet) and runs (bytes
+/// inside it); a run's letters are counted only when it is long enough to matter.
 fn carrier_candidates(b: &[u8]) -> Candidates {
     let mut c = Candidates::default();
-    // The current base64-alphabet run: length, upper- and lower-case letters, looks encoded.
-    let (mut run, mut up, mut low, mut enc) = (0usize, 0usize, 0usize, false);
-    // The last run ended a chunk that could be joined, and only chunk separators came since.
-    let mut chunk_open = false;
-    // Hex digits in a row.
-    let mut hex_len = 0usize;
-    // The current ASCII letter-or-digit word: start; listed bytes in a row before it.
-    let mut word_start: Option<usize> = None;
-    let mut listed = 0usize;
-    let mut list_gap_ok = true;
     let n = b.len();
+    // The last run was a chunk that could be joined, and only chunk separators came since.
+    let mut chunk_open = false;
+    // Listed bytes in a row so far.
+    let mut listed = 0usize;
     let mut i = 0;
-    while i <= n {
-        let (byte, k) = if i < n {
-            (b[i], CARRIER_CLASS[usize::from(b[i])])
-        } else {
-            (b' ', 0)
-        };
-        // ---- base64
-        if k & C_B64 != 0 {
-            up += usize::from(k & C_UPPER != 0);
-            low += usize::from(k & C_LOWER != 0);
-            enc |= k & C_ENC != 0 || (run > 0 && k & C_UPPER != 0);
-            run += 1;
-        } else {
-            if run > 0 {
-                if run >= BASE64_MIN_RUN && up >= 3 && low >= 3 {
-                    c.base64 = true;
-                }
-                let chunk = run >= BASE64_CHUNK_MIN && enc;
-                if chunk && chunk_open {
-                    c.base64 = true;
-                }
-                chunk_open = chunk;
-                (run, up, low, enc) = (0, 0, 0, false);
+    while i < n {
+        // ---- a gap
+        let mut gap = C_B64_GAP | C_LIST_GAP;
+        while i < n {
+            let k = CARRIER_CLASS[usize::from(b[i])];
+            if k & C_B64 != 0 {
+                break;
             }
-            if k & C_B64_GAP == 0 {
-                chunk_open = false;
+            gap &= k;
+            if k & C_ESC != 0 {
+                match b[i] {
+                    b'\\' => {
+                        if b.get(i + 1) == Some(&b'x') && hex_pair(b, i + 2).is_some() {
+                            c.hex = true;
+                        }
+                        if b[i..].starts_with(b"\\u00") {
+                            c.byte_list = true;
+                        }
+                    }
+                    b'%' if hex_pair(b, i + 1).is_some() => {
+                        c.hex = true;
+                        c.byte_list = true;
+                    }
+                    b'&' if b.get(i + 1) == Some(&b'#') => c.byte_list = true,
+                    _ => {}
+                }
             }
+            i += 1;
         }
-        // ---- hex digits in a row
-        if k & C_HEX != 0 {
-            hex_len += 1;
-            if hex_len >= 2 * HEX_MIN_BYTES {
-                c.hex = true;
-            }
-        } else {
-            hex_len = 0;
+        if gap & C_B64_GAP == 0 {
+            chunk_open = false;
         }
-        // ---- escapes
-        match byte {
-            b'\\' => {
-                if b.get(i + 1) == Some(&b'x') && hex_pair(b, i + 2).is_some() {
-                    c.hex = true;
-                }
-                if b[i..].starts_with(b"\\u00") {
-                    c.byte_list = true;
+        if gap & C_LIST_GAP == 0 {
+            listed = 0;
+        }
+        if i >= n {
+            break;
+        }
+        // ---- a run
+        let s = i;
+        let mut all = C_ALNUM;
+        while i < n {
+            let k = CARRIER_CLASS[usize::from(b[i])];
+            if k & C_B64 == 0 {
+                break;
+            }
+            all &= k;
+            i += 1;
+        }
+        let run = &b[s..i];
+        let mut chunk = false;
+        if run.len() >= BASE64_CHUNK_MIN {
+            let (mut up, mut low, mut enc, mut hex) = (0usize, 0usize, false, 0usize);
+            for (j, &x) in run.iter().enumerate() {
+                let k = CARRIER_CLASS[usize::from(x)];
+                up += usize::from(k & C_UPPER != 0);
+                low += usize::from(k & C_LOWER != 0);
+                enc |= k & C_ENC != 0 || (j > 0 && k & C_UPPER != 0);
+                if k & C_HEX != 0 {
+                    hex += 1;
+                    if hex >= 2 * HEX_MIN_BYTES {
+                        c.hex = true;
+                    }
+                } else {
+                    hex = 0;
                 }
             }
-            b'%' if hex_pair(b, i + 1).is_some() => {
-                c.hex = true;
+            if run.len() >= BASE64_MIN_RUN && up >= 3 && low >= 3 {
+                c.base64 = true;
+            }
+            chunk = enc;
+        }
+        if chunk && chunk_open {
+            c.base64 = true;
+        }
+        chunk_open = chunk;
+        // A run of letters and digits is one word; a run with `-`, `_`, `+` or `/` splits into
+        // words with other separators between them: its first word can end a list and its
+        // last word can begin one (both counted as if they were bytes: an over-estimate,
+        // never an under-estimate).
+        listed = if all & C_ALNUM == 0 {
+            if listed + 1 >= HEX_MIN_BYTES {
                 c.byte_list = true;
             }
-            b'&' if b.get(i + 1) == Some(&b'#') => c.byte_list = true,
-            _ => {}
-        }
-        // ---- listed bytes: ASCII words that are a byte token, separated by list separators
-        if byte.is_ascii_alphanumeric() {
-            if word_start.is_none() {
-                word_start = Some(i);
-            }
+            1
+        } else if byte_word(run) {
+            listed + 1
         } else {
-            if let Some(s) = word_start.take() {
-                let w = &b[s..i];
-                let token = (w.len() <= 3 && w.iter().all(u8::is_ascii_digit))
-                    || (w.len() == 2 && w.iter().all(u8::is_ascii_hexdigit))
-                    || (w.len() == 4
-                        && w[0] == b'0'
-                        && matches!(w[1], b'x' | b'X')
-                        && w[2..].iter().all(u8::is_ascii_hexdigit));
-                listed = if !token {
-                    0
-                } else if list_gap_ok {
-                    listed + 1
-                } else {
-                    1
-                };
-                if listed >= HEX_MIN_BYTES {
-                    c.byte_list = true;
-                }
-                list_gap_ok = true;
-            }
-            if k & C_LIST_GAP == 0 {
-                list_gap_ok = false;
-            }
+            0
+        };
+        if listed >= HEX_MIN_BYTES {
+            c.byte_list = true;
         }
         if c.base64 && c.hex && c.byte_list {
             break;
         }
-        i += 1;
     }
     c
 }
@@ -1328,6 +1364,11 @@ mod tests {
             chunks(" "),
             chunks("\", \""),
             chunks("\n"),
+            // Listed bytes whose chain crosses a `-` (a run of the base64 alphabet).
+            b.iter()
+                .enumerate()
+                .map(|(k, &x)| format!("{x:02x}{}", if k % 13 == 12 { "-" } else { " " }))
+                .collect(),
             join(&|x| format!("{x:02x}"), ""),
             join(&|x| format!("\\x{x:02X}"), ""),
             join(&|x| format!("%{x:02x}"), ""),
