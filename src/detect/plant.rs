@@ -996,6 +996,14 @@ fn sentences(text: &str) -> Vec<(usize, usize)> {
     let mut st = 0;
     let mut i = 0;
     while i < b.len() {
+        // Skip to the next byte that can end a sentence, or to the length limit.
+        let lim = (st + MAX_SENTENCE).min(b.len());
+        while i < lim && !matches!(b[i], b'\n' | b'.' | b'!' | b'?') {
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
         let end_here = sentence_break(b, i);
         if end_here || i - st >= MAX_SENTENCE {
             let e = ceil_boundary(text, i);
@@ -1255,6 +1263,60 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte-by-byte cut `sentences` replaced (kept as the reference).
+    fn sentences_reference(text: &str) -> Vec<(usize, usize)> {
+        let b = text.as_bytes();
+        let mut out = Vec::new();
+        let mut st = 0;
+        let mut i = 0;
+        while i < b.len() {
+            let end_here = sentence_break(b, i);
+            if end_here || i - st >= MAX_SENTENCE {
+                let e = ceil_boundary(text, i);
+                if e > st {
+                    out.push((st, e));
+                }
+                st = (e + usize::from(end_here)).min(b.len());
+                i = st;
+                continue;
+            }
+            i += 1;
+        }
+        if st < b.len() {
+            out.push((st, b.len()));
+        }
+        out
+    }
+
+    #[test]
+    fn sentences_agree_with_the_byte_loop() {
+        let mut texts: Vec<String> = vec![
+            String::new(),
+            ".".into(),
+            "a. b! c? d\n\ne.f".into(),
+            "x".repeat(3000),
+            "é".repeat(1500) + ". ok",
+            format!("{}. {}", "y".repeat(1023), "z".repeat(2050)),
+            "...  !! ?\n".into(),
+        ];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let Ok(all) = std::fs::read_to_string(e.path()) else {
+                continue;
+            };
+            for line in all.lines().step_by(5) {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                    if let Some(t) = v["text"].as_str() {
+                        texts.push(crate::detect::normalize::normalize(t).text);
+                    }
+                }
+            }
+        }
+        for t in &texts {
+            assert_eq!(sentences(t), sentences_reference(t), "{t}");
+        }
+    }
 
     #[test]
     fn sentence_masks_agree_with_the_slice_comparison() {
