@@ -1335,7 +1335,7 @@ struct Engine {
 /// Scanning tests one bit per text position and compares literals only where a bit is set.
 pub(crate) struct LiteralIndex {
     /// Bit `k` set when some literal starts with the two bytes `k = b0 << 8 | b1`.
-    first2: Vec<u64>,
+    first2: Box<[u64; 1024]>,
     /// `(key, literal id)` sorted by key, for literals of two bytes or more.
     by_key: Vec<(u16, u32)>,
     /// Per entry of `by_key`: the literal's first (up to) eight bytes as a little-endian word
@@ -1347,7 +1347,7 @@ pub(crate) struct LiteralIndex {
     /// `single_set[b]` when some one-byte literal is `b`.
     single_set: [bool; 256],
     /// Per word of `first2`: the number of bits set in the words before it (a rank index).
-    rank: Vec<u32>,
+    rank: Box<[u32; 1024]>,
     /// Per distinct key, in key order (the `r`-th set bit of `first2`): the first entry of
     /// `by_key` with that key, then one past the last key's entries.
     key_start: Vec<u32>,
@@ -1371,7 +1371,7 @@ fn word_at(b: &[u8], i: usize) -> u64 {
 impl LiteralIndex {
     /// Builds the index over lower-case (or exact) literals; ids are positions in `lits`.
     pub(crate) fn new(lits: Vec<&'static str>) -> LiteralIndex {
-        let mut first2 = vec![0u64; 1024];
+        let mut first2 = Box::new([0u64; 1024]);
         let mut by_key = Vec::with_capacity(lits.len());
         let mut single = Vec::new();
         for (id, l) in lits.iter().enumerate() {
@@ -1401,10 +1401,10 @@ impl LiteralIndex {
         for &(c, _) in &single {
             single_set[usize::from(c)] = true;
         }
-        let mut rank = Vec::with_capacity(first2.len());
+        let mut rank = Box::new([0u32; 1024]);
         let mut set = 0u32;
-        for w in &first2 {
-            rank.push(set);
+        for (r, w) in rank.iter_mut().zip(first2.iter()) {
+            *r = set;
             set += w.count_ones();
         }
         let mut key_start = Vec::with_capacity(set as usize + 1);
@@ -1435,18 +1435,20 @@ impl LiteralIndex {
         mut f: impl FnMut(usize, usize, usize),
     ) {
         let b = text.as_bytes();
+        let singles = !self.single.is_empty();
         for i in 0..b.len() {
-            if self.single_set[usize::from(b[i])] {
+            let c0 = b[i];
+            if singles && self.single_set[usize::from(c0)] {
                 for &(c, id) in &self.single {
-                    if b[i] == c {
+                    if c0 == c {
                         f(i, i + 1, id as usize);
                     }
                 }
             }
-            if i + 1 >= b.len() {
+            let Some(&c1) = b.get(i + 1) else {
                 break;
-            }
-            let k = (b[i] as u16) << 8 | b[i + 1] as u16;
+            };
+            let k = u16::from(c0) << 8 | u16::from(c1);
             let word = self.first2[(k >> 6) as usize];
             let bit = 1u64 << (k & 63);
             if word & bit == 0 {
@@ -1477,18 +1479,20 @@ impl LiteralIndex {
     /// Calls `f(start, end, literal id)` for every occurrence, in order of `start`.
     pub(crate) fn for_each_match(&self, text: &str, mut f: impl FnMut(usize, usize, usize)) {
         let b = text.as_bytes();
+        let singles = !self.single.is_empty();
         for i in 0..b.len() {
-            if self.single_set[usize::from(b[i])] {
+            let c0 = b[i];
+            if singles && self.single_set[usize::from(c0)] {
                 for &(c, id) in &self.single {
-                    if b[i] == c {
+                    if c0 == c {
                         f(i, i + 1, id as usize);
                     }
                 }
             }
-            if i + 1 >= b.len() {
+            let Some(&c1) = b.get(i + 1) else {
                 break;
-            }
-            let k = (b[i] as u16) << 8 | b[i + 1] as u16;
+            };
+            let k = u16::from(c0) << 8 | u16::from(c1);
             let word = self.first2[(k >> 6) as usize];
             let bit = 1u64 << (k & 63);
             if word & bit == 0 {
