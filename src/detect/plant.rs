@@ -860,6 +860,17 @@ struct Needles {
     prefix: Vec<(u64, u64)>,
 }
 
+/// The first (up to) eight bytes of `l` as a little-endian word, and the mask of the bytes
+/// it holds.
+fn prefix_word(l: &[u8]) -> (u64, u64) {
+    let (mut w, mut m) = (0u64, 0u64);
+    for (j, &c) in l.iter().take(8).enumerate() {
+        w |= u64::from(c) << (8 * j);
+        m |= 0xFF << (8 * j);
+    }
+    (w, m)
+}
+
 /// The eight bytes of `b` from `i` as a little-endian word, zeros past the end.
 #[inline(always)]
 fn word_at(b: &[u8], i: usize) -> u64 {
@@ -896,13 +907,7 @@ impl Needles {
             for k in 0..BUCKETS {
                 starts[k + 1] += starts[k];
             }
-            let prefix = all
-                .iter()
-                .map(|&(_, n, _)| {
-                    let k = n.len().min(8);
-                    (word_at(&n[..k], 0), u64::MAX >> (8 * (8 - k)))
-                })
-                .collect();
+            let prefix = all.iter().map(|&(_, n, _)| prefix_word(n)).collect();
             Needles {
                 starts,
                 needles: all.into_iter().map(|(_, n, l)| (n, l)).collect(),

@@ -1354,6 +1354,17 @@ pub(crate) struct LiteralIndex {
     lits: Vec<&'static str>,
 }
 
+/// The first (up to) eight bytes of `l` as a little-endian word, and the mask of the bytes
+/// it holds.
+fn prefix_word(l: &[u8]) -> (u64, u64) {
+    let (mut w, mut m) = (0u64, 0u64);
+    for (j, &c) in l.iter().take(8).enumerate() {
+        w |= u64::from(c) << (8 * j);
+        m |= 0xFF << (8 * j);
+    }
+    (w, m)
+}
+
 /// The eight bytes of `b` from `i` as a little-endian word, zeros past the end.
 #[inline(always)]
 fn word_at(b: &[u8], i: usize) -> u64 {
@@ -1391,11 +1402,7 @@ impl LiteralIndex {
         let by_key = radix_by_key(by_key);
         let prefix = by_key
             .iter()
-            .map(|&(_, id)| {
-                let l = lits[id as usize].as_bytes();
-                let n = l.len().min(8);
-                (word_at(&l[..n], 0), u64::MAX >> (8 * (8 - n)))
-            })
+            .map(|&(_, id)| prefix_word(lits[id as usize].as_bytes()))
             .collect();
         let mut single_set = [false; 256];
         for &(c, _) in &single {
