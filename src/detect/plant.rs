@@ -855,6 +855,34 @@ fn bucket(a: u8, b: u8) -> usize {
 struct Needles {
     starts: Vec<u16>,
     needles: Vec<(&'static [u8], u32)>,
+    /// Per needle: its first (up to) eight bytes as a little-endian word and the mask of the
+    /// bytes that word holds (one comparison rules most candidates out).
+    prefix: Vec<(u64, u64)>,
+}
+
+/// The first (up to) eight bytes of `l` as a little-endian word, and the mask of the bytes
+/// it holds.
+fn prefix_word(l: &[u8]) -> (u64, u64) {
+    let (mut w, mut m) = (0u64, 0u64);
+    for (j, &c) in l.iter().take(8).enumerate() {
+        w |= u64::from(c) << (8 * j);
+        m |= 0xFF << (8 * j);
+    }
+    (w, m)
+}
+
+/// The eight bytes of `b` from `i` as a little-endian word, zeros past the end.
+#[inline(always)]
+fn word_at(b: &[u8], i: usize) -> u64 {
+    match b.get(i..i + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+        None => {
+            let mut w = [0u8; 8];
+            let rest = b.get(i..).unwrap_or_default();
+            w[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(w)
+        }
+    }
 }
 
 impl Needles {
@@ -879,9 +907,11 @@ impl Needles {
             for k in 0..BUCKETS {
                 starts[k + 1] += starts[k];
             }
+            let prefix = all.iter().map(|&(_, n, _)| prefix_word(n)).collect();
             Needles {
                 starts,
                 needles: all.into_iter().map(|(_, n, l)| (n, l)).collect(),
+                prefix,
             }
         })
     }
@@ -890,6 +920,39 @@ impl Needles {
     /// that have a needle wholly inside `text[a..b]`: one pass over the text, every occurrence
     /// (overlapping ones too) found, so a clear bit means no needle of that list occurs there.
     fn masks(&self, text: &str, sents: &[(usize, usize)]) -> Vec<u32> {
+        let b = text.as_bytes();
+        let mut out = vec![0u32; sents.len()];
+        for (m, &(a, e)) in out.iter_mut().zip(sents) {
+            if e - a < 6 {
+                continue;
+            }
+            let s = &b[a..e];
+            for i in 0..s.len() - 1 {
+                let k = bucket(s[i], s[i + 1]);
+                let (lo, hi) = (usize::from(self.starts[k]), usize::from(self.starts[k + 1]));
+                if lo == hi {
+                    continue;
+                }
+                let w = word_at(s, i);
+                for (j, &(n, l)) in self.needles[lo..hi].iter().enumerate() {
+                    let (pre, mask) = self.prefix[lo + j];
+                    if *m & l == 0
+                        && w & mask == pre
+                        && i + n.len() <= s.len()
+                        && (n.len() <= 8 || s[i..].starts_with(n))
+                    {
+                        *m |= l;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// [`Needles::masks`] as first written (a slice comparison per candidate), the reference
+    /// of the test that holds the two equal.
+    #[cfg(test)]
+    fn masks_reference(&self, text: &str, sents: &[(usize, usize)]) -> Vec<u32> {
         let b = text.as_bytes();
         let mut out = vec![0u32; sents.len()];
         for (m, &(a, e)) in out.iter_mut().zip(sents) {
@@ -938,6 +1001,14 @@ fn sentences(text: &str) -> Vec<(usize, usize)> {
     let mut st = 0;
     let mut i = 0;
     while i < b.len() {
+        // Skip to the next byte that can end a sentence, or to the length limit.
+        let lim = (st + MAX_SENTENCE).min(b.len());
+        while i < lim && !matches!(b[i], b'\n' | b'.' | b'!' | b'?') {
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
         let end_here = sentence_break(b, i);
         if end_here || i - st >= MAX_SENTENCE {
             let e = ceil_boundary(text, i);
@@ -1197,6 +1268,90 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte-by-byte cut `sentences` replaced (kept as the reference).
+    fn sentences_reference(text: &str) -> Vec<(usize, usize)> {
+        let b = text.as_bytes();
+        let mut out = Vec::new();
+        let mut st = 0;
+        let mut i = 0;
+        while i < b.len() {
+            let end_here = sentence_break(b, i);
+            if end_here || i - st >= MAX_SENTENCE {
+                let e = ceil_boundary(text, i);
+                if e > st {
+                    out.push((st, e));
+                }
+                st = (e + usize::from(end_here)).min(b.len());
+                i = st;
+                continue;
+            }
+            i += 1;
+        }
+        if st < b.len() {
+            out.push((st, b.len()));
+        }
+        out
+    }
+
+    #[test]
+    fn sentences_agree_with_the_byte_loop() {
+        let mut texts: Vec<String> = vec![
+            String::new(),
+            ".".into(),
+            "a. b! c? d\n\ne.f".into(),
+            "x".repeat(3000),
+            "é".repeat(1500) + ". ok",
+            format!("{}. {}", "y".repeat(1023), "z".repeat(2050)),
+            "...  !! ?\n".into(),
+        ];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let Ok(all) = std::fs::read_to_string(e.path()) else {
+                continue;
+            };
+            for line in all.lines().step_by(5) {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                    if let Some(t) = v["text"].as_str() {
+                        texts.push(crate::detect::normalize::normalize(t).text);
+                    }
+                }
+            }
+        }
+        for t in &texts {
+            assert_eq!(sentences(t), sentences_reference(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn sentence_masks_agree_with_the_slice_comparison() {
+        let mut texts: Vec<String> = Vec::new();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let Ok(all) = std::fs::read_to_string(e.path()) else {
+                continue;
+            };
+            for line in all.lines().step_by(3) {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                    if let Some(t) = v["text"].as_str() {
+                        texts.push(crate::detect::normalize::normalize(t).text);
+                    }
+                }
+            }
+        }
+        // Every needle inside a sentence, at its end, and cut short.
+        for list in LISTS {
+            for n in list.iter() {
+                texts.push(format!("then {n}. and {n}"));
+                texts.push(format!("word {}", &n[..floor_boundary(n, n.len() - 1)]));
+            }
+        }
+        let nd = Needles::get();
+        for t in &texts {
+            let sents = sentences(t);
+            assert_eq!(nd.masks(t, &sents), nd.masks_reference(t, &sents), "{t}");
+        }
+    }
     use crate::detect::normalize::normalize;
 
     #[test]
