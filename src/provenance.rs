@@ -833,8 +833,32 @@ fn written_out(text: &str) -> Option<String> {
             ))
         })
         .as_ref()?;
-    s = at.replace_all(&s, "@").into_owned();
-    s = dot.replace_all(&s, ".").into_owned();
+    // Each pattern runs only when the text holds what every one of its matches holds (a
+    // bracketed `at`/`@`, a bracketed `dot`/`.`, the words `at` and `dot` between white space):
+    // most texts that pass the sign test above hold none, and the regex engine costs about a
+    // thousand instructions a byte. `changed` stays false when no pattern rewrote anything.
+    let mut changed = wide;
+    if bracketed_word(s.as_bytes(), b"at", b'@') {
+        if let std::borrow::Cow::Owned(r) = at.replace_all(&s, "@") {
+            s = r;
+            changed = true;
+        }
+    }
+    if bracketed_word(s.as_bytes(), b"dot", b'.') {
+        if let std::borrow::Cow::Owned(r) = dot.replace_all(&s, ".") {
+            s = r;
+            changed = true;
+        }
+    }
+    if !spaced_word_then(s.as_bytes(), b"at", b"dot") {
+        // Nothing rewritten in an ASCII text: the lower-cased text gives the same tokens as
+        // the text itself (their values are lower-cased anyway), so it has nothing to add.
+        return if changed || !text.is_ascii() {
+            Some(s)
+        } else {
+            None
+        };
+    }
     let words = WORDS
         .get_or_init(|| {
             regex_lite::Regex::new(
@@ -860,6 +884,56 @@ fn written_out(text: &str) -> Option<String> {
         })
         .into_owned();
     Some(s)
+}
+
+/// White space as the regex engine's `\s` reads it (ASCII only, vertical tab included).
+fn re_space(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ')
+}
+
+/// True when `b` holds an opening bracket (`(`, `[`, `{`, `<`), white space, `word` or `sym`,
+/// white space and a closing bracket: what every match of `written_out`'s bracketed patterns
+/// holds. Linear: each bracket looks only at the white space run after it.
+fn bracketed_word(b: &[u8], word: &[u8], sym: u8) -> bool {
+    let skip = |mut j: usize| {
+        while j < b.len() && re_space(b[j]) {
+            j += 1;
+        }
+        j
+    };
+    for i in memchr::memchr3_iter(b'(', b'[', b'{', b).chain(memchr::memchr_iter(b'<', b)) {
+        let j = skip(i + 1);
+        let k = if b[j..].starts_with(word) {
+            j + word.len()
+        } else if b.get(j) == Some(&sym) {
+            j + 1
+        } else {
+            continue;
+        };
+        let k = skip(k);
+        if matches!(b.get(k), Some(b')' | b']' | b'}' | b'>')) {
+            return true;
+        }
+    }
+    false
+}
+
+/// True when `b` holds `first` between white space and, after it, `then` between white space:
+/// what every match of `written_out`'s spelled-out pattern holds.
+fn spaced_word_then(b: &[u8], first: &[u8], then: &[u8]) -> bool {
+    let spaced = |from: usize, w: &[u8]| -> Option<usize> {
+        let mut i = from;
+        while let Some(p) = memchr::memmem::find(&b[i..], w) {
+            let at = i + p;
+            let end = at + w.len();
+            if at > 0 && re_space(b[at - 1]) && b.get(end).is_some_and(|&c| re_space(c)) {
+                return Some(end);
+            }
+            i = at + 1;
+        }
+        None
+    };
+    spaced(0, first).is_some_and(|e| spaced(e, then).is_some())
 }
 
 fn token(t: &str, out: &mut Out) {
@@ -2288,5 +2362,163 @@ mod forms_tests {
         }
         let _ = extract(&"http://[::1]/".repeat(5000));
         let _ = extract(&"a (at) b (dot) c ".repeat(5000));
+    }
+}
+
+#[cfg(test)]
+mod written_out_equivalence {
+    use super::*;
+
+    /// `written_out` and `extract` as they were before the pattern pre-checks: every pattern
+    /// run on every text that shows a sign, and the lower-cased text always scanned again.
+    fn written_out_reference(text: &str) -> Option<String> {
+        let wide = !text.is_ascii()
+            && text.chars().any(|c| {
+                matches!(
+                    c,
+                    '\u{ff20}' | '\u{ff0e}' | '\u{3002}' | '\u{ff61}' | '\u{fe6b}'
+                )
+            });
+        let b = text.as_bytes();
+        let signs = wide
+            || (2..b.len()).any(|i| match b[i] {
+                b')' | b']' | b'}' | b'>' => {
+                    b[i - 2..i].eq_ignore_ascii_case(b"at")
+                        || b[i - 2..i].eq_ignore_ascii_case(b"ot")
+                }
+                b' ' => i >= 4 && b[i - 4..i].eq_ignore_ascii_case(b" dot"),
+                _ => false,
+            });
+        if !signs {
+            return None;
+        }
+        let lower = text.to_lowercase();
+        let mut s = if wide {
+            use unicode_normalization::UnicodeNormalization;
+            lower
+                .nfkc()
+                .map(|c| {
+                    if matches!(c, '\u{3002}' | '\u{ff61}') {
+                        '.'
+                    } else {
+                        c
+                    }
+                })
+                .collect::<String>()
+        } else {
+            lower
+        };
+        let at = regex_lite::Regex::new(r"\s*[(\[{<]\s*(?:at|@)\s*[)\]}>]\s*").unwrap();
+        let dot = regex_lite::Regex::new(r"\s*[(\[{<]\s*(?:dot|\.)\s*[)\]}>]\s*").unwrap();
+        s = at.replace_all(&s, "@").into_owned();
+        s = dot.replace_all(&s, ".").into_owned();
+        let words = regex_lite::Regex::new(
+            r"([a-z0-9._%+-]+)\s+at\s+([a-z0-9-]+(?:(?:\s+dot\s+|\.)[a-z0-9-]+)*\s+dot\s+[a-z0-9-]+)",
+        )
+        .unwrap();
+        let s = words
+            .replace_all(&s, |c: &regex_lite::Captures<'_>| {
+                let labels: Vec<&str> = c[2]
+                    .split(|ch: char| ch.is_whitespace() || ch == '.')
+                    .filter(|w| !w.is_empty() && *w != "dot")
+                    .collect();
+                let tld = labels.last().copied().unwrap_or("");
+                if tld.len() == 2 || SPELLED_TLDS.contains(&tld) {
+                    format!("{}@{}", &c[1], labels.join("."))
+                } else {
+                    c[0].to_string()
+                }
+            })
+            .into_owned();
+        Some(s)
+    }
+
+    fn extract_reference(text: &str) -> Vec<Val> {
+        let mut out = Out { vals: Vec::new() };
+        scan_tokens(text, &mut out);
+        bracketed_urls(text, &mut out);
+        numbers(text, &mut out);
+        if let Some(plain) = written_out_reference(text) {
+            let mut alt = Out { vals: Vec::new() };
+            scan_tokens(&plain, &mut alt);
+            for v in alt.vals {
+                if matches!(v.kind, kind::EMAIL | kind::HOST | kind::DOMAIN | kind::URL) {
+                    out.push(v.kind, v.text);
+                }
+            }
+        }
+        out.vals
+    }
+
+    fn same(text: &str) {
+        let new = written_out(text);
+        let old = written_out_reference(text);
+        // `None` now stands for "nothing to add" on an ASCII text left as it was.
+        if new.is_some() || !text.is_ascii() {
+            assert_eq!(new, old, "written_out differs on {text:?}");
+        } else if let Some(o) = &old {
+            assert_eq!(
+                *o,
+                text.to_ascii_lowercase(),
+                "written_out dropped a rewrite: {text:?}"
+            );
+        }
+        assert_eq!(
+            extract(text),
+            extract_reference(text),
+            "extract differs on {text:?}"
+        );
+    }
+
+    #[test]
+    fn the_pre_checks_change_nothing_on_crafted_texts() {
+        for t in [
+            "write to ops (at) example (dot) invalid today",
+            "ops [ at ] example [ . ] invalid",
+            "ops{@}example{dot}invalid and a (that) and (dot)",
+            "ops <\u{b}at\u{c}> ex <\t.\r> io",
+            "mail jane at corp dot example or jane at corp.mail dot com",
+            "look at the dot product; meet at noon dot",
+            "at dot at dot",
+            "reach x at y dot zz, x at y dot notatld",
+            "(at)(dot)(@)(.)[at[dot]]",
+            "ＯＰＳ＠ＥＸＡＭＰＬＥ．ＩＮＶＡＬＩＤ and a (that)",
+            "Ops At Example Dot Com (AT) Ünïcode (dot) İstanbul",
+            "Kelvin \u{212a} (that) http://WWW.Example.COM/Path user@Host.IO",
+            "(what)",
+            "x (at",
+            "at)",
+            " dot ",
+            "",
+            "(",
+            "< >",
+        ] {
+            same(t);
+        }
+    }
+
+    #[test]
+    fn the_pre_checks_change_nothing_on_corpus_texts() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            eprintln!("skipped: {} not found", dir.display());
+            return;
+        };
+        let mut n = 0usize;
+        for e in rd.flatten() {
+            let Ok(body) = std::fs::read_to_string(e.path()) else {
+                continue;
+            };
+            for line in body.lines() {
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                    continue;
+                };
+                if let Some(t) = v.get("text").and_then(|t| t.as_str()) {
+                    same(t);
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 1000, "only {n} corpus texts read");
     }
 }
