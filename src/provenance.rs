@@ -661,17 +661,57 @@ fn is_separator(c: char) -> bool {
         )
 }
 
+#[derive(Default)]
 struct Out {
     vals: Vec<Val>,
+    /// A 64-bit digest of each value in `vals` ([`val_digest`]): a value whose digest is new
+    /// is new, so only a repeated digest compares against the list (which up to
+    /// [`MAX_VALUES`] long made every push a scan).
+    seen: std::collections::HashSet<u64, std::hash::BuildHasherDefault<DigestHasher>>,
+}
+
+/// FNV-1a over a value's kind, a separator and its text.
+fn val_digest(kind: &str, text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in kind.as_bytes().iter().chain(&[0xff]).chain(text.as_bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The hasher of [`Out::seen`], whose keys are digests already.
+#[derive(Default)]
+struct DigestHasher(u64);
+
+impl std::hash::Hasher for DigestHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | self.0 >> 56) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl Out {
+    /// An `Out` that already holds `vals` (distinct, as [`extract`] returns them).
+    fn with(vals: Vec<Val>) -> Out {
+        let seen = vals.iter().map(|v| val_digest(v.kind, &v.text)).collect();
+        Out { vals, seen }
+    }
+
     fn push(&mut self, kind: &'static str, text: String) {
         if self.vals.len() >= MAX_VALUES || text.is_empty() {
             return;
         }
+        let d = val_digest(kind, &text);
         let v = Val { kind, text };
-        if !self.vals.contains(&v) {
+        if self.seen.insert(d) || !self.vals.contains(&v) {
             self.vals.push(v);
         }
     }
@@ -705,12 +745,12 @@ impl Out {
 /// addresses written out (`ops (at) example (dot) invalid`, `[at]`, ` at `/` dot ` between
 /// labels, full-width `＠` and `．`) as the address itself.
 pub fn extract(text: &str) -> Vec<Val> {
-    let mut out = Out { vals: Vec::new() };
+    let mut out = Out::default();
     scan_tokens(text, &mut out);
     bracketed_urls(text, &mut out);
     numbers(text, &mut out);
     if let Some(plain) = written_out(text) {
-        let mut alt = Out { vals: Vec::new() };
+        let mut alt = Out::default();
         scan_tokens(&plain, &mut alt);
         for v in alt.vals {
             if matches!(v.kind, kind::EMAIL | kind::HOST | kind::DOMAIN | kind::URL) {
@@ -722,6 +762,27 @@ pub fn extract(text: &str) -> Vec<Val> {
 }
 
 fn scan_tokens(text: &str, out: &mut Out) {
+    if text.is_ascii() {
+        // The same cut as `split(is_separator)`, byte by byte (every separator of an ASCII
+        // text is one byte).
+        let b = text.as_bytes();
+        let mut start = 0;
+        for i in 0..=b.len() {
+            if i < b.len() && !is_separator(char::from(b[i])) {
+                continue;
+            }
+            if out.vals.len() >= MAX_VALUES {
+                break;
+            }
+            let t = trim_token(&text[start..i]);
+            start = i + 1;
+            if t.len() < 4 || t.len() > 2048 {
+                continue;
+            }
+            token(t, out);
+        }
+        return;
+    }
     for raw in text.split(is_separator) {
         if out.vals.len() >= MAX_VALUES {
             break;
@@ -938,8 +999,16 @@ fn spaced_word_then(b: &[u8], first: &[u8], then: &[u8]) -> bool {
 
 fn token(t: &str, out: &mut Out) {
     let b = t.as_bytes();
-    let has_colon = memchr::memchr(b':', b).is_some();
-    let has_punct = has_colon || memchr::memchr3(b'.', b'@', b'/', b).is_some();
+    // One pass over the (short) token, cheaper than a search call per sign.
+    let (mut has_colon, mut has_punct) = (false, false);
+    for &c in b {
+        match c {
+            b':' => has_colon = true,
+            b'.' | b'@' | b'/' => has_punct = true,
+            _ => {}
+        }
+    }
+    let has_punct = has_colon || has_punct;
     // Most words of a text are none of these; skip them before allocating anything.
     // (IBANs are at least 15 bytes, identifiers 16; paths start with `/` or `~`.)
     if !has_punct && b.len() < 15 && !matches!(b.first(), Some(b'/' | b'~')) && t.is_ascii() {
@@ -1562,7 +1631,7 @@ pub fn is_destination_key(key: &str) -> bool {
 /// `key` is the argument's name: under a path key (`path`, `file_path`, `filename`) the value
 /// is a file, never a host or a name (`README.md`).
 pub fn destination_values(key: &str, s: &str) -> Vec<Val> {
-    let mut out = Out { vals: extract(s) };
+    let mut out = Out::with(extract(s));
     let t = s.trim();
     if t.is_empty() || t.len() > 256 || is_path_key(key) {
         return out.vals;
@@ -2433,14 +2502,28 @@ mod written_out_equivalence {
         Some(s)
     }
 
+    /// `scan_tokens` as it was: the text cut by `split`, for ASCII texts too.
+    fn scan_tokens_reference(text: &str, out: &mut Out) {
+        for raw in text.split(is_separator) {
+            if out.vals.len() >= MAX_VALUES {
+                break;
+            }
+            let t = trim_token(raw);
+            if t.len() < 4 || t.len() > 2048 {
+                continue;
+            }
+            token(t, out);
+        }
+    }
+
     fn extract_reference(text: &str) -> Vec<Val> {
-        let mut out = Out { vals: Vec::new() };
-        scan_tokens(text, &mut out);
+        let mut out = Out::default();
+        scan_tokens_reference(text, &mut out);
         bracketed_urls(text, &mut out);
         numbers(text, &mut out);
         if let Some(plain) = written_out_reference(text) {
-            let mut alt = Out { vals: Vec::new() };
-            scan_tokens(&plain, &mut alt);
+            let mut alt = Out::default();
+            scan_tokens_reference(&plain, &mut alt);
             for v in alt.vals {
                 if matches!(v.kind, kind::EMAIL | kind::HOST | kind::DOMAIN | kind::URL) {
                     out.push(v.kind, v.text);
@@ -2448,6 +2531,32 @@ mod written_out_equivalence {
             }
         }
         out.vals
+    }
+
+    #[test]
+    fn the_digest_set_keeps_what_a_list_scan_keeps() {
+        let mut out = Out::default();
+        let mut naive: Vec<Val> = Vec::new();
+        for i in 0..6000u32 {
+            let k = [kind::HOST, kind::URL, kind::DOMAIN][(i % 3) as usize];
+            let text = format!("v{}", (i * 7919) % 2500);
+            out.push(k, text.clone());
+            let v = Val { kind: k, text };
+            if naive.len() < MAX_VALUES && !naive.contains(&v) {
+                naive.push(v);
+            }
+        }
+        assert_eq!(out.vals, naive);
+        let mut w = Out::with(naive.clone());
+        w.push(kind::HOST, "v1".into());
+        assert_eq!(w.vals, naive);
+    }
+
+    #[test]
+    fn many_values_stop_at_the_same_token() {
+        let t: String = (0..3000).map(|i| format!("h{i}.example.com, ")).collect();
+        same(&t);
+        same(&format!("{t} ü"));
     }
 
     fn same(text: &str) {
