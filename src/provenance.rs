@@ -661,14 +661,52 @@ fn is_separator(c: char) -> bool {
         )
 }
 
+/// [`is_separator`] of each ASCII byte (a table lookup per byte of an ASCII text).
+const SEPARATOR_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 128 {
+        t[c] = matches!(
+            c as u8,
+            b'\t'
+                | b'\n'
+                | 0x0b
+                | 0x0c
+                | b'\r'
+                | b' '
+                | b'"'
+                | b'\''
+                | b'<'
+                | b'>'
+                | b'('
+                | b')'
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b','
+                | b';'
+                | b'`'
+                | b'|'
+        );
+        c += 1;
+    }
+    t
+};
+
 #[derive(Default)]
 struct Out {
     vals: Vec<Val>,
-    /// A 64-bit digest of each value in `vals` ([`val_digest`]): a value whose digest is new
-    /// is new, so only a repeated digest compares against the list (which up to
-    /// [`MAX_VALUES`] long made every push a scan).
-    seen: std::collections::HashSet<u64, std::hash::BuildHasherDefault<DigestHasher>>,
+    /// A 64-bit digest of each value in `vals` ([`val_digest`]) with the index of the first
+    /// value that has it: a value whose digest is new is new, one whose digest is known is
+    /// compared with that value (and with the whole list only when they differ, a collision),
+    /// where a scan of a list up to [`MAX_VALUES`] long was every push's cost. Filled from
+    /// [`SCAN_BELOW`] values on; below that a scan is cheaper.
+    seen: std::collections::HashMap<u64, usize, std::hash::BuildHasherDefault<DigestHasher>>,
 }
+
+/// Up to this many values, [`Out::push`] finds a repeat by a scan of the list.
+const SCAN_BELOW: usize = 24;
 
 /// FNV-1a over a value's kind, a separator and its text.
 fn val_digest(kind: &str, text: &str) -> u64 {
@@ -701,17 +739,49 @@ impl std::hash::Hasher for DigestHasher {
 impl Out {
     /// An `Out` that already holds `vals` (distinct, as [`extract`] returns them).
     fn with(vals: Vec<Val>) -> Out {
-        let seen = vals.iter().map(|v| val_digest(v.kind, &v.text)).collect();
-        Out { vals, seen }
+        let mut out = Out {
+            vals,
+            seen: Default::default(),
+        };
+        if out.vals.len() >= SCAN_BELOW {
+            out.index_all();
+        }
+        out
+    }
+
+    /// Fills `seen` from `vals`.
+    fn index_all(&mut self) {
+        for (i, v) in self.vals.iter().enumerate() {
+            self.seen.entry(val_digest(v.kind, &v.text)).or_insert(i);
+        }
     }
 
     fn push(&mut self, kind: &'static str, text: String) {
         if self.vals.len() >= MAX_VALUES || text.is_empty() {
             return;
         }
-        let d = val_digest(kind, &text);
         let v = Val { kind, text };
-        if self.seen.insert(d) || !self.vals.contains(&v) {
+        if self.vals.len() < SCAN_BELOW {
+            if !self.vals.contains(&v) {
+                self.vals.push(v);
+                if self.vals.len() == SCAN_BELOW {
+                    self.index_all();
+                }
+            }
+            return;
+        }
+        let d = val_digest(kind, &v.text);
+        let n = self.vals.len();
+        let known = match self.seen.entry(d) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(n);
+                false
+            }
+            std::collections::hash_map::Entry::Occupied(e) => {
+                self.vals[*e.get()] == v || self.vals.contains(&v)
+            }
+        };
+        if !known {
             self.vals.push(v);
         }
     }
@@ -768,7 +838,7 @@ fn scan_tokens(text: &str, out: &mut Out) {
         let b = text.as_bytes();
         let mut start = 0;
         for i in 0..=b.len() {
-            if i < b.len() && !is_separator(char::from(b[i])) {
+            if i < b.len() && !SEPARATOR_BYTES[usize::from(b[i])] {
                 continue;
             }
             if out.vals.len() >= MAX_VALUES {
@@ -870,6 +940,15 @@ fn written_out(text: &str) -> Option<String> {
     if !signs {
         return None;
     }
+    // An ASCII text none of the patterns can match (the pre-checks below, which ignore case)
+    // is left as it was: nothing to add, and no lower-cased copy made.
+    if text.is_ascii()
+        && !bracketed_word(b, b"at", b'@')
+        && !bracketed_word(b, b"dot", b'.')
+        && !spaced_word_then(b, b"at", b"dot")
+    {
+        return None;
+    }
     let lower = text.to_lowercase();
     let mut s = if wide {
         use unicode_normalization::UnicodeNormalization;
@@ -952,9 +1031,9 @@ fn re_space(c: u8) -> bool {
     matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ')
 }
 
-/// True when `b` holds an opening bracket (`(`, `[`, `{`, `<`), white space, `word` or `sym`,
-/// white space and a closing bracket: what every match of `written_out`'s bracketed patterns
-/// holds. Linear: each bracket looks only at the white space run after it.
+/// True when `b` holds an opening bracket (`(`, `[`, `{`, `<`), white space, `word` (in any
+/// case) or `sym`, white space and a closing bracket: what every match of `written_out`'s
+/// bracketed patterns holds. Linear: each bracket looks only at the white space run after it.
 fn bracketed_word(b: &[u8], word: &[u8], sym: u8) -> bool {
     let skip = |mut j: usize| {
         while j < b.len() && re_space(b[j]) {
@@ -964,7 +1043,7 @@ fn bracketed_word(b: &[u8], word: &[u8], sym: u8) -> bool {
     };
     for i in memchr::memchr3_iter(b'(', b'[', b'{', b).chain(memchr::memchr_iter(b'<', b)) {
         let j = skip(i + 1);
-        let k = if b[j..].starts_with(word) {
+        let k = if b.len() - j >= word.len() && b[j..j + word.len()].eq_ignore_ascii_case(word) {
             j + word.len()
         } else if b.get(j) == Some(&sym) {
             j + 1
@@ -979,18 +1058,19 @@ fn bracketed_word(b: &[u8], word: &[u8], sym: u8) -> bool {
     false
 }
 
-/// True when `b` holds `first` between white space and, after it, `then` between white space:
-/// what every match of `written_out`'s spelled-out pattern holds.
+/// True when `b` holds `first` between white space and, after it, `then` between white space
+/// (both in any case): what every match of `written_out`'s spelled-out pattern holds.
 fn spaced_word_then(b: &[u8], first: &[u8], then: &[u8]) -> bool {
     let spaced = |from: usize, w: &[u8]| -> Option<usize> {
-        let mut i = from;
-        while let Some(p) = memchr::memmem::find(&b[i..], w) {
-            let at = i + p;
-            let end = at + w.len();
-            if at > 0 && re_space(b[at - 1]) && b.get(end).is_some_and(|&c| re_space(c)) {
-                return Some(end);
+        let mut i = from.max(1);
+        while i + w.len() < b.len() {
+            if re_space(b[i - 1])
+                && b[i..i + w.len()].eq_ignore_ascii_case(w)
+                && re_space(b[i + w.len()])
+            {
+                return Some(i + w.len());
             }
-            i = at + 1;
+            i += 1;
         }
         None
     };
@@ -2553,6 +2633,17 @@ mod written_out_equivalence {
     }
 
     #[test]
+    fn the_separator_table_is_the_separator_test() {
+        for c in 0u8..128 {
+            assert_eq!(
+                SEPARATOR_BYTES[usize::from(c)],
+                is_separator(char::from(c)),
+                "{c}"
+            );
+        }
+    }
+
+    #[test]
     fn many_values_stop_at_the_same_token() {
         let t: String = (0..3000).map(|i| format!("h{i}.example.com, ")).collect();
         same(&t);
@@ -2588,6 +2679,8 @@ mod written_out_equivalence {
             "ops <\u{b}at\u{c}> ex <\t.\r> io",
             "mail jane at corp dot example or jane at corp.mail dot com",
             "look at the dot product; meet at noon dot",
+            "Mail OPS AT CORP DOT COM now, or Ops (At) Corp [DOT] io",
+            "That (THAT) is AT\tDOT\x0bend",
             "at dot at dot",
             "reach x at y dot zz, x at y dot notatld",
             "(at)(dot)(@)(.)[at[dot]]",

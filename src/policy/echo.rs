@@ -527,6 +527,7 @@ pub fn is_weak(k: &str) -> bool {
 /// (lower-case). A word not on the list is kept as a weak [`kind::TOKEN`]: it counts only as
 /// a whole argument of a call whose tool shares the sentence's action family, so the list
 /// need not be complete, only cover the words that are also whole arguments of such calls.
+/// Sorted (looked up by binary search; a test holds the order).
 const COMMON: &[&str] = &[
     "about",
     "above",
@@ -538,8 +539,8 @@ const COMMON: &[&str] = &[
     "admin",
     "after",
     "again",
-    "agenda",
     "against",
+    "agenda",
     "ahead",
     "already",
     "also",
@@ -760,7 +761,7 @@ fn tokens(text: &str) -> Vec<String> {
         }
         let l = t.to_lowercase();
         let digit = l.chars().any(|c| c.is_ascii_digit());
-        if !digit && (COMMON.contains(&l.as_str()) || word_families(&l) != 0) {
+        if !digit && (COMMON.binary_search(&l.as_str()).is_ok() || word_families(&l) != 0) {
             continue;
         }
         // All digits is a number, kept by the other kinds.
@@ -1272,10 +1273,17 @@ fn dates(text: &str) -> Vec<String> {
         }
     }
     // Month names with day numbers within three words either side.
-    let words: Vec<String> = text
+    // A word already in lower case (most are) is kept without a copy.
+    let words: Vec<std::borrow::Cow<'_, str>> = text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(|w| {
+            if w.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+                std::borrow::Cow::Borrowed(w)
+            } else {
+                std::borrow::Cow::Owned(w.to_lowercase())
+            }
+        })
         .collect();
     let day = |w: &str| -> Option<u32> {
         let d = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
@@ -1286,7 +1294,7 @@ fn dates(text: &str) -> Vec<String> {
         d.parse().ok().filter(|n| (1..=31).contains(n))
     };
     for (i, w) in words.iter().enumerate() {
-        let Some(&(_, m)) = MONTHS.iter().find(|(n, _)| n == w) else {
+        let Some(&(_, m)) = MONTHS.iter().find(|(n, _)| *n == w.as_ref()) else {
             continue;
         };
         // A day number within six words before or two after (`may`, the modal verb, gives
@@ -1503,6 +1511,11 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn common_words_are_sorted_and_distinct() {
+        assert!(COMMON.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
