@@ -1304,13 +1304,17 @@ fn numbers(text: &str, out: &mut Out) {
         if plus {
             i += 1;
         }
-        let mut digits = String::new();
+        // The digits, kept on the stack (at most 41: the run stops past 40); a String is made
+        // only for a number that counts.
+        let mut buf = [0u8; 48];
+        let mut n = 0usize;
         let mut seps = 0;
         let mut last_sep = false;
         while i < b.len() {
             let ch = b[i];
             if ch.is_ascii_digit() {
-                digits.push(ch as char);
+                buf[n] = ch;
+                n += 1;
                 last_sep = false;
             } else if matches!(ch, b' ' | b'-' | b'.' | b'(' | b')' | b'/') && !last_sep {
                 // A separator counts only when a digit follows.
@@ -1324,18 +1328,20 @@ fn numbers(text: &str, out: &mut Out) {
                 break;
             }
             i += 1;
-            if digits.len() > 40 {
+            if n > 40 {
                 break;
             }
         }
         let next_ok = i >= b.len() || !(b[i].is_ascii_alphabetic() || b[i] == b'_');
-        let n = digits.len();
         let keep = next_ok
             && ((plus && (7..=15).contains(&n))
                 || (seps == 0 && (7..=34).contains(&n))
                 || (seps > 0 && (9..=19).contains(&n)));
         if keep {
-            out.push(kind::NUMBER, digits);
+            out.push(
+                kind::NUMBER,
+                String::from_utf8_lossy(&buf[..n]).into_owned(),
+            );
         }
         if i == start {
             i += 1;
