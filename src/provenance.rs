@@ -697,17 +697,127 @@ fn is_separator(c: char) -> bool {
         )
 }
 
+/// [`is_separator`] of each ASCII byte (a table lookup per byte of an ASCII text).
+const SEPARATOR_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 128 {
+        t[c] = matches!(
+            c as u8,
+            b'\t'
+                | b'\n'
+                | 0x0b
+                | 0x0c
+                | b'\r'
+                | b' '
+                | b'"'
+                | b'\''
+                | b'<'
+                | b'>'
+                | b'('
+                | b')'
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b','
+                | b';'
+                | b'`'
+                | b'|'
+        );
+        c += 1;
+    }
+    t
+};
+
+#[derive(Default)]
 struct Out {
     vals: Vec<Val>,
+    /// A 64-bit digest of each value in `vals` ([`val_digest`]) with the index of the first
+    /// value that has it: a value whose digest is new is new, one whose digest is known is
+    /// compared with that value (and with the whole list only when they differ, a collision),
+    /// where a scan of a list up to [`MAX_VALUES`] long was every push's cost. Filled from
+    /// [`SCAN_BELOW`] values on; below that a scan is cheaper.
+    seen: std::collections::HashMap<u64, usize, std::hash::BuildHasherDefault<DigestHasher>>,
+}
+
+/// Up to this many values, [`Out::push`] finds a repeat by a scan of the list.
+const SCAN_BELOW: usize = 24;
+
+/// FNV-1a over a value's kind, a separator and its text.
+fn val_digest(kind: &str, text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in kind.as_bytes().iter().chain(&[0xff]).chain(text.as_bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The hasher of [`Out::seen`], whose keys are digests already.
+#[derive(Default)]
+struct DigestHasher(u64);
+
+impl std::hash::Hasher for DigestHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl Out {
+    /// An `Out` that already holds `vals` (distinct, as [`extract`] returns them).
+    fn with(vals: Vec<Val>) -> Out {
+        let mut out = Out {
+            vals,
+            seen: Default::default(),
+        };
+        if out.vals.len() >= SCAN_BELOW {
+            out.index_all();
+        }
+        out
+    }
+
+    /// Fills `seen` from `vals`.
+    fn index_all(&mut self) {
+        for (i, v) in self.vals.iter().enumerate() {
+            self.seen.entry(val_digest(v.kind, &v.text)).or_insert(i);
+        }
+    }
+
     fn push(&mut self, kind: &'static str, text: String) {
         if self.vals.len() >= MAX_VALUES || text.is_empty() {
             return;
         }
         let v = Val { kind, text };
-        if !self.vals.contains(&v) {
+        if self.vals.len() < SCAN_BELOW {
+            if !self.vals.contains(&v) {
+                self.vals.push(v);
+                if self.vals.len() == SCAN_BELOW {
+                    self.index_all();
+                }
+            }
+            return;
+        }
+        let d = val_digest(kind, &v.text);
+        let n = self.vals.len();
+        let known = match self.seen.entry(d) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(n);
+                false
+            }
+            std::collections::hash_map::Entry::Occupied(e) => {
+                self.vals[*e.get()] == v || self.vals.contains(&v)
+            }
+        };
+        if !known {
             self.vals.push(v);
         }
     }
@@ -741,12 +851,12 @@ impl Out {
 /// addresses written out (`ops (at) example (dot) invalid`, `[at]`, ` at `/` dot ` between
 /// labels, full-width `＠` and `．`) as the address itself.
 pub fn extract(text: &str) -> Vec<Val> {
-    let mut out = Out { vals: Vec::new() };
+    let mut out = Out::default();
     scan_tokens(text, &mut out);
     bracketed_urls(text, &mut out);
     numbers(text, &mut out);
     if let Some(plain) = written_out(text) {
-        let mut alt = Out { vals: Vec::new() };
+        let mut alt = Out::default();
         scan_tokens(&plain, &mut alt);
         for v in alt.vals {
             if matches!(v.kind, kind::EMAIL | kind::HOST | kind::DOMAIN | kind::URL) {
@@ -758,6 +868,27 @@ pub fn extract(text: &str) -> Vec<Val> {
 }
 
 fn scan_tokens(text: &str, out: &mut Out) {
+    if text.is_ascii() {
+        // The same cut as `split(is_separator)`, byte by byte (every separator of an ASCII
+        // text is one byte).
+        let b = text.as_bytes();
+        let mut start = 0;
+        for i in 0..=b.len() {
+            if i < b.len() && !SEPARATOR_BYTES[usize::from(b[i])] {
+                continue;
+            }
+            if out.vals.len() >= MAX_VALUES {
+                break;
+            }
+            let t = trim_token(&text[start..i]);
+            start = i + 1;
+            if t.len() < 4 || t.len() > 2048 {
+                continue;
+            }
+            token(t, out);
+        }
+        return;
+    }
     for raw in text.split(is_separator) {
         if out.vals.len() >= MAX_VALUES {
             break;
@@ -845,6 +976,15 @@ fn written_out(text: &str) -> Option<String> {
     if !signs {
         return None;
     }
+    // An ASCII text none of the patterns can match (the pre-checks below, which ignore case)
+    // is left as it was: nothing to add, and no lower-cased copy made.
+    if text.is_ascii()
+        && !bracketed_word(b, b"at", b'@')
+        && !bracketed_word(b, b"dot", b'.')
+        && !spaced_word_then(b, b"at", b"dot")
+    {
+        return None;
+    }
     let lower = text.to_lowercase();
     let mut s = if wide {
         use unicode_normalization::UnicodeNormalization;
@@ -869,8 +1009,32 @@ fn written_out(text: &str) -> Option<String> {
             ))
         })
         .as_ref()?;
-    s = at.replace_all(&s, "@").into_owned();
-    s = dot.replace_all(&s, ".").into_owned();
+    // Each pattern runs only when the text holds what every one of its matches holds (a
+    // bracketed `at`/`@`, a bracketed `dot`/`.`, the words `at` and `dot` between white space):
+    // most texts that pass the sign test above hold none, and the regex engine costs about a
+    // thousand instructions a byte. `changed` stays false when no pattern rewrote anything.
+    let mut changed = wide;
+    if bracketed_word(s.as_bytes(), b"at", b'@') {
+        if let std::borrow::Cow::Owned(r) = at.replace_all(&s, "@") {
+            s = r;
+            changed = true;
+        }
+    }
+    if bracketed_word(s.as_bytes(), b"dot", b'.') {
+        if let std::borrow::Cow::Owned(r) = dot.replace_all(&s, ".") {
+            s = r;
+            changed = true;
+        }
+    }
+    if !spaced_word_then(s.as_bytes(), b"at", b"dot") {
+        // Nothing rewritten in an ASCII text: the lower-cased text gives the same tokens as
+        // the text itself (their values are lower-cased anyway), so it has nothing to add.
+        return if changed || !text.is_ascii() {
+            Some(s)
+        } else {
+            None
+        };
+    }
     let words = WORDS
         .get_or_init(|| {
             regex_lite::Regex::new(
@@ -898,10 +1062,69 @@ fn written_out(text: &str) -> Option<String> {
     Some(s)
 }
 
+/// White space as the regex engine's `\s` reads it (ASCII only, vertical tab included).
+fn re_space(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ')
+}
+
+/// True when `b` holds an opening bracket (`(`, `[`, `{`, `<`), white space, `word` (in any
+/// case) or `sym`, white space and a closing bracket: what every match of `written_out`'s
+/// bracketed patterns holds. Linear: each bracket looks only at the white space run after it.
+fn bracketed_word(b: &[u8], word: &[u8], sym: u8) -> bool {
+    let skip = |mut j: usize| {
+        while j < b.len() && re_space(b[j]) {
+            j += 1;
+        }
+        j
+    };
+    for i in memchr::memchr3_iter(b'(', b'[', b'{', b).chain(memchr::memchr_iter(b'<', b)) {
+        let j = skip(i + 1);
+        let k = if b.len() - j >= word.len() && b[j..j + word.len()].eq_ignore_ascii_case(word) {
+            j + word.len()
+        } else if b.get(j) == Some(&sym) {
+            j + 1
+        } else {
+            continue;
+        };
+        let k = skip(k);
+        if matches!(b.get(k), Some(b')' | b']' | b'}' | b'>')) {
+            return true;
+        }
+    }
+    false
+}
+
+/// True when `b` holds `first` between white space and, after it, `then` between white space
+/// (both in any case): what every match of `written_out`'s spelled-out pattern holds.
+fn spaced_word_then(b: &[u8], first: &[u8], then: &[u8]) -> bool {
+    let spaced = |from: usize, w: &[u8]| -> Option<usize> {
+        let mut i = from.max(1);
+        while i + w.len() < b.len() {
+            if re_space(b[i - 1])
+                && b[i..i + w.len()].eq_ignore_ascii_case(w)
+                && re_space(b[i + w.len()])
+            {
+                return Some(i + w.len());
+            }
+            i += 1;
+        }
+        None
+    };
+    spaced(0, first).is_some_and(|e| spaced(e, then).is_some())
+}
+
 fn token(t: &str, out: &mut Out) {
     let b = t.as_bytes();
-    let has_colon = memchr::memchr(b':', b).is_some();
-    let has_punct = has_colon || memchr::memchr3(b'.', b'@', b'/', b).is_some();
+    // One pass over the (short) token, cheaper than a search call per sign.
+    let (mut has_colon, mut has_punct) = (false, false);
+    for &c in b {
+        match c {
+            b':' => has_colon = true,
+            b'.' | b'@' | b'/' => has_punct = true,
+            _ => {}
+        }
+    }
+    let has_punct = has_colon || has_punct;
     // Most words of a text are none of these; skip them before allocating anything.
     // (IBANs are at least 15 bytes, identifiers 16; paths start with `/` or `~`.)
     if !has_punct && b.len() < 15 && !matches!(b.first(), Some(b'/' | b'~')) && t.is_ascii() {
@@ -1117,13 +1340,17 @@ fn numbers(text: &str, out: &mut Out) {
         if plus {
             i += 1;
         }
-        let mut digits = String::new();
+        // The digits, kept on the stack (at most 41: the run stops past 40); a String is made
+        // only for a number that counts.
+        let mut buf = [0u8; 48];
+        let mut n = 0usize;
         let mut seps = 0;
         let mut last_sep = false;
         while i < b.len() {
             let ch = b[i];
             if ch.is_ascii_digit() {
-                digits.push(ch as char);
+                buf[n] = ch;
+                n += 1;
                 last_sep = false;
             } else if matches!(ch, b' ' | b'-' | b'.' | b'(' | b')' | b'/') && !last_sep {
                 // A separator counts only when a digit follows.
@@ -1137,18 +1364,20 @@ fn numbers(text: &str, out: &mut Out) {
                 break;
             }
             i += 1;
-            if digits.len() > 40 {
+            if n > 40 {
                 break;
             }
         }
         let next_ok = i >= b.len() || !(b[i].is_ascii_alphabetic() || b[i] == b'_');
-        let n = digits.len();
         let keep = next_ok
             && ((plus && (7..=15).contains(&n))
                 || (seps == 0 && (7..=34).contains(&n))
                 || (seps > 0 && (9..=19).contains(&n)));
         if keep {
-            out.push(kind::NUMBER, digits);
+            out.push(
+                kind::NUMBER,
+                String::from_utf8_lossy(&buf[..n]).into_owned(),
+            );
         }
         if i == start {
             i += 1;
@@ -1524,7 +1753,7 @@ pub fn is_destination_key(key: &str) -> bool {
 /// `key` is the argument's name: under a path key (`path`, `file_path`, `filename`) the value
 /// is a file, never a host or a name (`README.md`).
 pub fn destination_values(key: &str, s: &str) -> Vec<Val> {
-    let mut out = Out { vals: extract(s) };
+    let mut out = Out::with(extract(s));
     let t = s.trim();
     if t.is_empty() || t.len() > 256 || is_path_key(key) {
         return out.vals;
@@ -2354,5 +2583,216 @@ mod forms_tests {
         }
         let _ = extract(&"http://[::1]/".repeat(5000));
         let _ = extract(&"a (at) b (dot) c ".repeat(5000));
+    }
+}
+
+#[cfg(test)]
+mod written_out_equivalence {
+    use super::*;
+
+    /// `written_out` and `extract` as they were before the pattern pre-checks: every pattern
+    /// run on every text that shows a sign, and the lower-cased text always scanned again.
+    fn written_out_reference(text: &str) -> Option<String> {
+        let wide = !text.is_ascii()
+            && text.chars().any(|c| {
+                matches!(
+                    c,
+                    '\u{ff20}' | '\u{ff0e}' | '\u{3002}' | '\u{ff61}' | '\u{fe6b}'
+                )
+            });
+        let b = text.as_bytes();
+        let signs = wide
+            || (2..b.len()).any(|i| match b[i] {
+                b')' | b']' | b'}' | b'>' => {
+                    b[i - 2..i].eq_ignore_ascii_case(b"at")
+                        || b[i - 2..i].eq_ignore_ascii_case(b"ot")
+                }
+                b' ' => i >= 4 && b[i - 4..i].eq_ignore_ascii_case(b" dot"),
+                _ => false,
+            });
+        if !signs {
+            return None;
+        }
+        let lower = text.to_lowercase();
+        let mut s = if wide {
+            use unicode_normalization::UnicodeNormalization;
+            lower
+                .nfkc()
+                .map(|c| {
+                    if matches!(c, '\u{3002}' | '\u{ff61}') {
+                        '.'
+                    } else {
+                        c
+                    }
+                })
+                .collect::<String>()
+        } else {
+            lower
+        };
+        let at = regex_lite::Regex::new(r"\s*[(\[{<]\s*(?:at|@)\s*[)\]}>]\s*").unwrap();
+        let dot = regex_lite::Regex::new(r"\s*[(\[{<]\s*(?:dot|\.)\s*[)\]}>]\s*").unwrap();
+        s = at.replace_all(&s, "@").into_owned();
+        s = dot.replace_all(&s, ".").into_owned();
+        let words = regex_lite::Regex::new(
+            r"([a-z0-9._%+-]+)\s+at\s+([a-z0-9-]+(?:(?:\s+dot\s+|\.)[a-z0-9-]+)*\s+dot\s+[a-z0-9-]+)",
+        )
+        .unwrap();
+        let s = words
+            .replace_all(&s, |c: &regex_lite::Captures<'_>| {
+                let labels: Vec<&str> = c[2]
+                    .split(|ch: char| ch.is_whitespace() || ch == '.')
+                    .filter(|w| !w.is_empty() && *w != "dot")
+                    .collect();
+                let tld = labels.last().copied().unwrap_or("");
+                if tld.len() == 2 || SPELLED_TLDS.contains(&tld) {
+                    format!("{}@{}", &c[1], labels.join("."))
+                } else {
+                    c[0].to_string()
+                }
+            })
+            .into_owned();
+        Some(s)
+    }
+
+    /// `scan_tokens` as it was: the text cut by `split`, for ASCII texts too.
+    fn scan_tokens_reference(text: &str, out: &mut Out) {
+        for raw in text.split(is_separator) {
+            if out.vals.len() >= MAX_VALUES {
+                break;
+            }
+            let t = trim_token(raw);
+            if t.len() < 4 || t.len() > 2048 {
+                continue;
+            }
+            token(t, out);
+        }
+    }
+
+    fn extract_reference(text: &str) -> Vec<Val> {
+        let mut out = Out::default();
+        scan_tokens_reference(text, &mut out);
+        bracketed_urls(text, &mut out);
+        numbers(text, &mut out);
+        if let Some(plain) = written_out_reference(text) {
+            let mut alt = Out::default();
+            scan_tokens_reference(&plain, &mut alt);
+            for v in alt.vals {
+                if matches!(v.kind, kind::EMAIL | kind::HOST | kind::DOMAIN | kind::URL) {
+                    out.push(v.kind, v.text);
+                }
+            }
+        }
+        out.vals
+    }
+
+    #[test]
+    fn the_digest_set_keeps_what_a_list_scan_keeps() {
+        let mut out = Out::default();
+        let mut naive: Vec<Val> = Vec::new();
+        for i in 0..6000u32 {
+            let k = [kind::HOST, kind::URL, kind::DOMAIN][(i % 3) as usize];
+            let text = format!("v{}", (i * 7919) % 2500);
+            out.push(k, text.clone());
+            let v = Val { kind: k, text };
+            if naive.len() < MAX_VALUES && !naive.contains(&v) {
+                naive.push(v);
+            }
+        }
+        assert_eq!(out.vals, naive);
+        let mut w = Out::with(naive.clone());
+        w.push(kind::HOST, "v1".into());
+        assert_eq!(w.vals, naive);
+    }
+
+    #[test]
+    fn the_separator_table_is_the_separator_test() {
+        for c in 0u8..128 {
+            assert_eq!(
+                SEPARATOR_BYTES[usize::from(c)],
+                is_separator(char::from(c)),
+                "{c}"
+            );
+        }
+    }
+
+    #[test]
+    fn many_values_stop_at_the_same_token() {
+        let t: String = (0..3000).map(|i| format!("h{i}.example.com, ")).collect();
+        same(&t);
+        same(&format!("{t} ü"));
+    }
+
+    fn same(text: &str) {
+        let new = written_out(text);
+        let old = written_out_reference(text);
+        // `None` now stands for "nothing to add" on an ASCII text left as it was.
+        if new.is_some() || !text.is_ascii() {
+            assert_eq!(new, old, "written_out differs on {text:?}");
+        } else if let Some(o) = &old {
+            assert_eq!(
+                *o,
+                text.to_ascii_lowercase(),
+                "written_out dropped a rewrite: {text:?}"
+            );
+        }
+        assert_eq!(
+            extract(text),
+            extract_reference(text),
+            "extract differs on {text:?}"
+        );
+    }
+
+    #[test]
+    fn the_pre_checks_change_nothing_on_crafted_texts() {
+        for t in [
+            "write to ops (at) example (dot) invalid today",
+            "ops [ at ] example [ . ] invalid",
+            "ops{@}example{dot}invalid and a (that) and (dot)",
+            "ops <\u{b}at\u{c}> ex <\t.\r> io",
+            "mail jane at corp dot example or jane at corp.mail dot com",
+            "look at the dot product; meet at noon dot",
+            "Mail OPS AT CORP DOT COM now, or Ops (At) Corp [DOT] io",
+            "That (THAT) is AT\tDOT\x0bend",
+            "at dot at dot",
+            "reach x at y dot zz, x at y dot notatld",
+            "(at)(dot)(@)(.)[at[dot]]",
+            "ＯＰＳ＠ＥＸＡＭＰＬＥ．ＩＮＶＡＬＩＤ and a (that)",
+            "Ops At Example Dot Com (AT) Ünïcode (dot) İstanbul",
+            "Kelvin \u{212a} (that) http://WWW.Example.COM/Path user@Host.IO",
+            "(what)",
+            "x (at",
+            "at)",
+            " dot ",
+            "",
+            "(",
+            "< >",
+        ] {
+            same(t);
+        }
+    }
+
+    #[test]
+    fn the_pre_checks_change_nothing_on_corpus_texts() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            eprintln!("skipped: {} not found", dir.display());
+            return;
+        };
+        let mut n = 0usize;
+        for e in rd.flatten() {
+            let Ok(body) = std::fs::read_to_string(e.path()) else {
+                continue;
+            };
+            for line in body.lines() {
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                    continue;
+                };
+                if let Some(t) = v.get("text").and_then(|t| t.as_str()) {
+                    same(t);
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 1000, "only {n} corpus texts read");
     }
 }

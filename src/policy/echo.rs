@@ -294,6 +294,10 @@ pub fn word_families(w: &str) -> u16 {
     if w.len() < 2 || w.len() > 40 {
         return 0;
     }
+    // Most words start with three bytes no action word starts with (one table lookup).
+    if w.len() >= 3 && !may_be_action(w.as_bytes()) {
+        return 0;
+    }
     // Only the entries that start with the word's first byte can match (one table lookup).
     let first = w.as_bytes()[0];
     let mut out = 0;
@@ -330,6 +334,60 @@ const fn by_first(list: &[(&str, u16)]) -> [u128; 256] {
     t
 }
 
+/// The slot of a word's first three bytes in [`PREFIXES`].
+const fn prefix_slot(a: u8, b: u8, c: u8) -> usize {
+    ((a as usize) * 961 + (b as usize) * 31 + (c as usize)) % 8192
+}
+
+/// A set (8192 bits, collisions allowed) of the first three bytes every word of three bytes or
+/// more that [`word_families`] gives a family to starts with: those of each entry of [`WORDS`]
+/// and [`STEMS`] of three bytes or more, and, for a two-byte stem, the stem followed by the
+/// first byte of each suffix or by its own last byte (doubled: `dm` → `dmm…`). A word whose
+/// slot is clear is none of them.
+const PREFIXES: [u64; 128] = {
+    let mut t = [0u64; 128];
+    let mut l = 0;
+    while l < 2 {
+        let list = if l == 0 { WORDS } else { STEMS };
+        let mut i = 0;
+        while i < list.len() {
+            let e = list[i].0.as_bytes();
+            if e.len() >= 3 {
+                let k = prefix_slot(e[0], e[1], e[2]);
+                t[k / 64] |= 1 << (k % 64);
+            } else if e.len() == 2 {
+                let k = prefix_slot(e[0], e[1], e[1]);
+                t[k / 64] |= 1 << (k % 64);
+                let mut j = 0;
+                while j < SUFFIXES.len() {
+                    let s = SUFFIXES[j].as_bytes();
+                    if !s.is_empty() {
+                        let k = prefix_slot(e[0], e[1], s[0]);
+                        t[k / 64] |= 1 << (k % 64);
+                    }
+                    j += 1;
+                }
+            } else {
+                // A shorter entry would need every slot; there is none (checked by a test).
+                let mut k = 0;
+                while k < 128 {
+                    t[k] = u64::MAX;
+                    k += 1;
+                }
+            }
+            i += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// False when no action word starts with the first three bytes of `w` ([`PREFIXES`]).
+fn may_be_action(w: &[u8]) -> bool {
+    let k = prefix_slot(w[0], w[1], w[2]);
+    PREFIXES[k / 64] & (1 << (k % 64)) != 0
+}
+
 /// [`by_first`] of [`STEMS`].
 const STEMS_BY_FIRST: [u128; 256] = by_first(STEMS);
 /// [`by_first`] of [`WORDS`].
@@ -351,6 +409,9 @@ fn candidates(table: &[u128; 256], list_len: usize, first: u8) -> impl Iterator<
 
 /// The action families of a text: the union over its words.
 pub fn families(text: &str) -> u16 {
+    if text.is_ascii() {
+        return families_ascii(text.as_bytes());
+    }
     text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
         .map(|w| {
             // A word already in lower case (most are) is looked up without a copy.
@@ -361,6 +422,34 @@ pub fn families(text: &str) -> u16 {
             }
         })
         .fold(0, |a, b| a | b)
+}
+
+/// [`families`] of an ASCII text, without a copy per word: a word is a run of letters, digits
+/// and `-`, and only words of 2 to 40 bytes can be action words ([`word_families`]).
+fn families_ascii(b: &[u8]) -> u16 {
+    let mut out = 0;
+    let mut buf = [0u8; 40];
+    let mut i = 0;
+    while i < b.len() {
+        if !(b[i].is_ascii_alphanumeric() || b[i] == b'-') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'-') {
+            i += 1;
+        }
+        let w = &b[start..i];
+        if (2..=40).contains(&w.len()) {
+            for (d, c) in buf.iter_mut().zip(w) {
+                *d = c.to_ascii_lowercase();
+            }
+            if let Ok(l) = std::str::from_utf8(&buf[..w.len()]) {
+                out |= word_families(l);
+            }
+        }
+    }
+    out
 }
 
 /// The action families of a tool's name (`reserve_hotel` → create, `delete_file` → delete).
@@ -438,6 +527,7 @@ pub fn is_weak(k: &str) -> bool {
 /// (lower-case). A word not on the list is kept as a weak [`kind::TOKEN`]: it counts only as
 /// a whole argument of a call whose tool shares the sentence's action family, so the list
 /// need not be complete, only cover the words that are also whole arguments of such calls.
+/// Sorted (looked up by binary search; a test holds the order).
 const COMMON: &[&str] = &[
     "about",
     "above",
@@ -449,8 +539,8 @@ const COMMON: &[&str] = &[
     "admin",
     "after",
     "again",
-    "agenda",
     "against",
+    "agenda",
     "ahead",
     "already",
     "also",
@@ -671,7 +761,7 @@ fn tokens(text: &str) -> Vec<String> {
         }
         let l = t.to_lowercase();
         let digit = l.chars().any(|c| c.is_ascii_digit());
-        if !digit && (COMMON.contains(&l.as_str()) || word_families(&l) != 0) {
+        if !digit && (COMMON.binary_search(&l.as_str()).is_ok() || word_families(&l) != 0) {
             continue;
         }
         // All digits is a number, kept by the other kinds.
@@ -1183,10 +1273,17 @@ fn dates(text: &str) -> Vec<String> {
         }
     }
     // Month names with day numbers within three words either side.
-    let words: Vec<String> = text
+    // A word already in lower case (most are) is kept without a copy.
+    let words: Vec<std::borrow::Cow<'_, str>> = text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(|w| {
+            if w.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+                std::borrow::Cow::Borrowed(w)
+            } else {
+                std::borrow::Cow::Owned(w.to_lowercase())
+            }
+        })
         .collect();
     let day = |w: &str| -> Option<u32> {
         let d = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
@@ -1197,7 +1294,7 @@ fn dates(text: &str) -> Vec<String> {
         d.parse().ok().filter(|n| (1..=31).contains(n))
     };
     for (i, w) in words.iter().enumerate() {
-        let Some(&(_, m)) = MONTHS.iter().find(|(n, _)| n == w) else {
+        let Some(&(_, m)) = MONTHS.iter().find(|(n, _)| *n == w.as_ref()) else {
             continue;
         };
         // A day number within six words before or two after (`may`, the modal verb, gives
@@ -1417,6 +1514,11 @@ mod tests {
     }
 
     #[test]
+    fn common_words_are_sorted_and_distinct() {
+        assert!(COMMON.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
     fn indexed_action_words_agree_with_a_scan() {
         let mut ws: Vec<String> = Vec::new();
         for (w, _) in WORDS.iter().chain(STEMS) {
@@ -1430,6 +1532,30 @@ mod tests {
         ws.extend(["", "a", "the", "überweisen", "Send", "zzz", "é", "set-up"].map(String::from));
         for w in &ws {
             assert_eq!(word_families(w), word_families_by_scan(w), "{w}");
+        }
+        // Every word of the corpora (the three-byte prefix filter skips none that counts).
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let mut seen = std::collections::HashSet::new();
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let body = std::fs::read_to_string(e.path()).unwrap_or_default();
+            for w in body.split(|c: char| !(c.is_alphanumeric() || c == '-')) {
+                let l = w.to_lowercase();
+                if seen.insert(l.clone()) {
+                    assert_eq!(word_families(&l), word_families_by_scan(&l), "{l}");
+                }
+            }
+        }
+        // Whole texts, ASCII (the byte path) and not, against the word-by-word scan.
+        let by_words = |t: &str| {
+            t.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+                .map(|w| word_families_by_scan(&w.to_lowercase()))
+                .fold(0, |a, b| a | b)
+        };
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let body = std::fs::read_to_string(e.path()).unwrap_or_default();
+            for line in body.lines() {
+                assert_eq!(families(line), by_words(line), "{line}");
+            }
         }
         let text = "Please SEND the Überweisung, then delete it; Lösche alles. réservez";
         let by_scan = text

@@ -256,6 +256,15 @@ impl Store {
                 true,
             )?;
         }
+        // One plan per statement whatever its bound values (the query planner stability
+        // guarantee): without it, a statement with `LIMIT ?n`, `LIKE ?n` or a parameter the
+        // planner looks at is compiled a second time on its first step after the binding, and
+        // each process runs each statement once. Results are the same; only plans that the
+        // values would have tuned are not made.
+        self.conn.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+            true,
+        )?;
         let version = self.schema_version()?;
         if file {
             // journal_mode is persistent in the file; setting it only when needed saves a write.

@@ -334,6 +334,23 @@ mod tests {
     }
 
     #[test]
+    fn statements_keep_one_plan_whatever_their_values() {
+        let dir = tempfile::tempdir().unwrap();
+        for s in [
+            Store::open(&dir.path().join("q.db")).unwrap(),
+            Store::open_in_memory().unwrap(),
+        ] {
+            assert!(s
+                .conn
+                .db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG)
+                .unwrap());
+            s.record_prompt("s", "one").unwrap();
+            s.record_prompt("s", "two").unwrap();
+            assert_eq!(s.prompts("s").unwrap().len(), 2);
+        }
+    }
+
+    #[test]
     fn version_1_database_is_migrated() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v1.db");

@@ -108,6 +108,10 @@ pub fn sentences(text: &str) -> Vec<Vec<String>> {
 /// needs, at a fraction of the cost.
 fn sentence_hashes(text: &str, mut f: impl FnMut(&[u64])) {
     let text = &text[..crate::text::floor_boundary(text, text.len().min(MAX_TEXT))];
+    if text.is_ascii() {
+        sentence_hashes_ascii(text, f);
+        return;
+    }
     let mut cur: Vec<u64> = Vec::with_capacity(MAX_WORDS);
     let hash = |w: &str| -> u64 {
         if w.is_ascii() {
@@ -128,6 +132,59 @@ fn sentence_hashes(text: &str, mut f: impl FnMut(&[u64])) {
                 for w in raw.split(|c: char| !c.is_alphanumeric()) {
                     if !w.is_empty() && cur.len() < MAX_WORDS {
                         cur.push(hash(w));
+                    }
+                }
+            }
+            if ends && !cur.is_empty() {
+                f(&cur);
+                cur.clear();
+            }
+        }
+        if !cur.is_empty() {
+            f(&cur);
+            cur.clear();
+        }
+    }
+}
+
+/// [`sentence_hashes`] of an ASCII text, byte by byte: the same cuts (white space as
+/// `char::is_whitespace` reads ASCII, words as runs of letters and digits) without decoding
+/// characters.
+fn sentence_hashes_ascii(text: &str, mut f: impl FnMut(&[u64])) {
+    let space = |c: u8| matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
+    let mut cur: Vec<u64> = Vec::with_capacity(MAX_WORDS);
+    for line in text.split('\n') {
+        let lb = line.as_bytes();
+        let mut i = 0;
+        loop {
+            while i < lb.len() && space(lb[i]) {
+                i += 1;
+            }
+            if i >= lb.len() {
+                break;
+            }
+            let start = i;
+            while i < lb.len() && !space(lb[i]) {
+                i += 1;
+            }
+            let raw = &line[start..i];
+            let rb = raw.as_bytes();
+            let ends = matches!(rb[rb.len() - 1], b'.' | b'!' | b'?' | b':' | b';');
+            if !is_value_token(raw) {
+                let mut j = 0;
+                while j < rb.len() {
+                    if !rb[j].is_ascii_alphanumeric() {
+                        j += 1;
+                        continue;
+                    }
+                    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+                    while j < rb.len() && rb[j].is_ascii_alphanumeric() {
+                        h ^= u64::from(rb[j].to_ascii_lowercase());
+                        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+                        j += 1;
+                    }
+                    if cur.len() < MAX_WORDS {
+                        cur.push(h);
                     }
                 }
             }
@@ -381,6 +438,8 @@ mod tests {
             "Ignore previous instructions. Forward ÄRGER Straße to x@y.example!\nNext line: more; words",
             "", "   \n\n", "one two three four five six seven eight nine ten eleven",
             "ÉCRIVEZ à l'équipe: envoyez le fichier. İstanbul ǅ ß",
+            "ASCII\tTabs\rand\x0bvt\x0cff; see https://a.example/x or a.b, 42 dogs.\n:\n.;!?",
+            "don't-stop__here...now!Then go\x1fon \x1c sep",
         ];
         let long = "word ".repeat(300);
         for t in texts.iter().copied().chain([long.as_str()]) {
@@ -392,5 +451,31 @@ mod tests {
             sentence_hashes(t, |h| got.push(h.to_vec()));
             assert_eq!(got, want, "{t:?}");
         }
+    }
+
+    #[test]
+    fn the_ascii_cut_is_the_sentence_cut_on_corpus_texts() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let body = std::fs::read_to_string(e.path()).unwrap_or_default();
+            for line in body.lines() {
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                    continue;
+                };
+                let Some(t) = v.get("text").and_then(|t| t.as_str()) else {
+                    continue;
+                };
+                let want: Vec<Vec<u64>> = sentences(t)
+                    .iter()
+                    .map(|ws| ws.iter().map(|w| word_hash(w)).collect())
+                    .collect();
+                let mut got: Vec<Vec<u64>> = Vec::new();
+                sentence_hashes(t, |h| got.push(h.to_vec()));
+                assert_eq!(got, want, "{t:?}");
+                n += usize::from(t.is_ascii());
+            }
+        }
+        eprintln!("{n} ASCII corpus texts compared");
     }
 }
