@@ -139,6 +139,11 @@ pub static PLANT_RULES: &[PlantRule] = &[
         id: "plant.cleartext_exec",
         family: "code_plant",
         weights: [1, 1, 0, 0],
+    }, // Its own module (`super::unspecified`), weighed here with its neighbours.
+    PlantRule {
+        id: "plant.unspecified_step",
+        family: "code_plant",
+        weights: [2, 2, 0, 0],
     },
 ];
 
@@ -381,7 +386,7 @@ fn words(s: &str) -> Vec<(usize, &str, bool)> {
 }
 
 /// Offset of the first verb in `s` that starts a clause (an instruction to the reader).
-fn imperative(s: &str) -> Option<usize> {
+pub(super) fn imperative(s: &str) -> Option<usize> {
     let ws = words(s);
     ws.iter().enumerate().find_map(|(k, &(off, w, clause))| {
         let lead = clause
@@ -599,7 +604,7 @@ const CODE_LEADS: &[&str] = &[
 /// True when the visible text shows code somewhere: a fenced or inline code span, or a line
 /// that reads as a command, an assignment or a config section. Indentation is gone after
 /// normalization, so an indented block is recognised by its lines.
-fn shows_code(text: &str) -> bool {
+pub(super) fn shows_code(text: &str) -> bool {
     if text.contains('`') || text.contains("~~~") || text.contains("<pre") || text.contains("<code")
     {
         return true;
@@ -657,7 +662,7 @@ fn conditional(s: &str) -> bool {
 }
 
 /// Prerequisite framing: a step placed before the reader's own task.
-fn prerequisite(s: &str) -> bool {
+pub(super) fn prerequisite(s: &str) -> bool {
     PRE.iter().any(|p| contains(s, p))
 }
 
@@ -685,10 +690,21 @@ const PRE: &[&str] = &[
     "mandatory for",
     "required before",
     "first step",
+    "before the test",
+    "before tests",
+    // German and French
+    "vor dem ",
+    "vor der ",
+    "bevor ",
+    "avant de ",
+    "avant d'",
+    "avant toute",
+    "avant le ",
+    "avant la ",
 ];
 
 /// A threat about skipping the step: a condition on skipping and a failure.
-fn skip_threat(s: &str) -> bool {
+pub(super) fn skip_threat(s: &str) -> bool {
     SKIP.iter().any(|p| contains(s, p)) && FAIL.iter().any(|f| has_word_prefix(s, f))
 }
 
@@ -709,6 +725,19 @@ const SKIP: &[&str] = &[
     "or the ",
     "depends on it",
     "that skip",
+    "if it is not",
+    "if it isn't",
+    "if they are not",
+    "if they aren't",
+    // German and French (the text is folded: no diacritics)
+    "ubersprungen",
+    "sonst",
+    "ohne ",
+    "andernfalls",
+    "sinon",
+    "sans cela",
+    "sans ce",
+    "faute de",
 ];
 
 /// Failures threatened for skipping a step, as word starts (see [`skip_threat`]).
@@ -730,6 +759,12 @@ const FAIL: &[&str] = &[
     "missing",
     "blocked",
     "stale",
+    // German and French
+    "fehl",
+    "scheiter",
+    "echou",
+    "rouge",
+    "erreur",
 ];
 
 /// `w` at the start of a word in `s` ("fail" in "fails", "failed").
@@ -932,7 +967,7 @@ pub fn sentence_of(text: &str, pos: usize) -> (usize, usize) {
 }
 
 /// Cuts the text into sentences: `(start, end)` byte ranges, each at most [`MAX_SENTENCE`].
-fn sentences(text: &str) -> Vec<(usize, usize)> {
+pub(super) fn sentences(text: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut st = 0;
