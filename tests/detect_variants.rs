@@ -45,8 +45,9 @@ fn variants_recall_floor_and_no_benign_flagged() {
     // Measured 18 of 31 (0 of 30 benign) when the rules were settled; the first measurement,
     // before the agent-control weights were made combination-only, was 16 of 31 (2 of 30 benign).
     // With the guard switch asked for unconditionally next to a pretext, and code fetched in
-    // clear text: 24 of 31 (0 of 30 benign).
-    assert!(caught >= 23, "recall fell: {caught} of {inj}");
+    // clear text: 24 of 31 (0 of 30 benign). With a threat about "this step" framing an agent
+    // settings change on its own: 25 of 31 (0 of 30 benign).
+    assert!(caught >= 24, "recall fell: {caught} of {inj}");
 }
 
 /// Our README tells users how to uninstall and pause the guard and where the agents' hooks and

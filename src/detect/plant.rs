@@ -241,6 +241,13 @@ const AGENT_TARGETS: &[&str] = &[
     "always-on rule",
     "always-applied rule",
     "always on rule",
+    // Agent settings named by what they hold or by the command that writes them.
+    "permissions.allow",
+    "mcp add",
+    "assistant settings file",
+    "assistant's settings file",
+    "agent settings file",
+    "agent's settings file",
 ];
 
 /// Words that, as the object of an imperative ("add the setup skill"), name an agent skill.
@@ -283,6 +290,8 @@ const SELF_APPROVE: &[&str] = &[
     "skip permissions",
     "--yolo",
     "no confirmation",
+    "bash(*)",
+    "bash(:*)",
 ];
 
 /// Things that run later by themselves.
@@ -319,6 +328,20 @@ const PERSIST_TARGETS: &[&str] = &[
     "postinstall",
     "preinstall",
     "autostart",
+    // git settings that run a command, editor tasks run when a folder opens, Python start-up
+    // files
+    "core.fsmonitor",
+    "core.sshcommand",
+    "core.pager",
+    "core.askpass",
+    "sequence.editor",
+    "diff.external",
+    "gpg.program",
+    "folderopen",
+    ".vscode/tasks.json",
+    ".pth",
+    "sitecustomize",
+    "usercustomize",
     "-c ~",
     "-c $home",
     "into your home",
@@ -334,6 +357,9 @@ const NET_PROGRAMS: &[&str] = &[
     "invoke-webrequest",
     "nc ",
     "ncat ",
+    // DNS as the carrier (`eval "$(dig +short TXT ...)"`)
+    "dig ",
+    "nslookup ",
 ];
 
 /// Shells and interpreters a download is piped into.
@@ -469,6 +495,54 @@ fn decode_shell(s: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// Escaped bytes written out and run: `printf '\x63...' | sh`, `printf '\x63...' > f && . f`
+/// (the bytes are hidden from a reader; the shell sees the program).
+fn escape_shell(s: &str) -> Option<usize> {
+    let p = ["printf", "echo -e", "echo -ne", "$'\\x"]
+        .iter()
+        .filter_map(|w| find(s, w))
+        .min()?;
+    let rest = &s[p..ceil_boundary(s, (p + 600).min(s.len()))];
+    let escapes = rest.matches("\\x").take(4).count() >= 4;
+    let runs = [
+        "| sh", "|sh", "| bash", "|bash", "&& . ", "; . ", "&& source ", "; source ", "&& sh ",
+        "&& bash ", "| zsh",
+    ]
+    .iter()
+    .any(|r| rest.contains(r))
+        // `&& . f` is cut at its dot by the sentence cut: the sentence ends in `&&`.
+        || rest.trim_end().ends_with("&&");
+    (escapes && runs).then_some(p)
+}
+
+/// Network code described rather than written: a fetch program named next to an address and a
+/// verb that runs what it fetches ("a line that sources https://... via curl").
+fn netcode_described(s: &str) -> bool {
+    (has_word(s, "curl") || has_word(s, "wget"))
+        && s.contains("http")
+        && [
+            "sources", "source", "runs", "executes", "pipes", "evals", "eval",
+        ]
+        .iter()
+        .any(|w| has_word(s, w))
+}
+
+/// A request that is no imperative at a clause start: German and French polite forms
+/// ("bitte ... eintragen"), and expectations ("the harness expects ~/.bashrc to contain").
+fn indirect_request(s: &str) -> Option<usize> {
+    [
+        "bitte",
+        "veuillez",
+        "merci de",
+        "expects",
+        "must contain",
+        "should contain",
+    ]
+    .iter()
+    .filter_map(|w| find(s, w))
+    .min()
 }
 
 /// Network code in a git alias or helper that runs shell (`'!curl ...`).
@@ -716,6 +790,8 @@ const SKIP: &[&str] = &[
     "skipping",
     "without it",
     "without this",
+    "without them",
+    "without these",
     "if you don't",
     "if you do not",
     "if not done",
@@ -738,6 +814,19 @@ const SKIP: &[&str] = &[
     "sans cela",
     "sans ce",
     "faute de",
+];
+
+/// Words by which a threat names the step it is about (see `control.coerced`).
+const STEP_REFS: &[&str] = &[
+    "this step",
+    "skip it",
+    "skip this",
+    "skipping this",
+    "without it",
+    "without this",
+    "dieser schritt",
+    "cette etape",
+    "sans cela",
 ];
 
 /// Failures threatened for skipping a step, as word starts (see [`skip_threat`]).
@@ -1034,6 +1123,8 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
     let mut guard_now: Option<(usize, usize)> = None;
     let mut opaque: Option<(usize, usize)> = None;
     let mut netcode_seen = false;
+    // The threat names the step it is about ("if this step is skipped", "without it").
+    let mut step_named = false;
     for (&(a, b), &m) in sents.iter().zip(&masks) {
         let s = &text[a..b];
         // A sentence holding no needle of any list answers every test below with "no".
@@ -1055,6 +1146,7 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         }
         if threat_at.is_none() && has(L_SKIP) && has(L_FAIL) && skip_threat(s) {
             threat_at = Some(a);
+            step_named = STEP_REFS.iter().any(|r| s.contains(r));
         }
         // ---- the agent's own controls
         let agent = if has(L_AGENT) {
@@ -1134,7 +1226,10 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         }
         // ---- network code and persistence
         let piped = has(L_NET).then(|| pipe_shell(s)).flatten();
-        let decoded = has(L_DECODERS).then(|| decode_shell(s)).flatten();
+        let decoded = has(L_DECODERS)
+            .then(|| decode_shell(s))
+            .flatten()
+            .or_else(|| s.contains("\\x").then(|| escape_shell(s)).flatten());
         let bang = has(L_BANGS).then(|| bang_netcode(s)).flatten();
         if let Some((p, _)) = piped {
             emit("plant.pipe_shell", a + p, b);
@@ -1163,11 +1258,13 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
             emit("plant.indirect_exec", a + p, b);
         }
         let persist = has(L_PERSIST).then(|| any_in(s, PERSIST_TARGETS)).flatten();
-        if let (Some(p), Some(_)) = (imp, persist) {
+        let req = imp.or_else(|| persist.and_then(|_| indirect_request(s)));
+        if let (Some(p), Some(_)) = (req, persist) {
             let netcode = piped.is_some()
                 || bang.is_some()
                 || decoded.is_some()
-                || (has(L_NET) && has_net_program(s));
+                || (has(L_NET) && has_net_program(s))
+                || netcode_described(s);
             if netcode {
                 emit("plant.persist_netcode", a + p, b);
             } else {
@@ -1220,6 +1317,17 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         // for as a step the reader's task supposedly depends on.
         if let Some(&(s, e)) = controls.first() {
             emit("control.coerced", s, e);
+        }
+    }
+    // A threat about skipping "this step" frames the step on its own: a change to the
+    // agent's controls or a persistence target asked for that way is the combination too.
+    // Next to code that plants or runs something, the same threat is the coercive framing.
+    if let (None, Some(t), true) = (prereq_at, threat_at, step_named) {
+        if let Some(&(s, e)) = controls.first() {
+            emit("control.coerced", s, e);
+        }
+        if netcode_seen {
+            emit("coercion.prerequisite", t, t + 1);
         }
     }
     if let Some(&(s, e)) = approvals.first() {

@@ -181,10 +181,6 @@ const POINTERS: &[&str] = &[
     "snippet",
     "one-liner",
     "by running",
-    "run ",
-    "running `",
-    "via ",
-    "using ",
     "siehe",
     "voir ",
 ];
@@ -288,7 +284,6 @@ const COMMANDS: &[&str] = &[
     "asdf",
     "git",
     "gh",
-    "code",
     "claude",
     "codex",
     "gemini",
