@@ -41,6 +41,13 @@
 //! - `plant.cleartext_exec` (family `code_plant`, 1): code fetched over `http://` (not a
 //!   loopback address) and run by a shell.
 //!
+//! A threat that names the step it is about ("if this step is skipped", "without it") frames
+//! the step on its own: a change to the agent's controls or a persistence target next to it is
+//! `control.coerced`, and next to network or hidden code it is `coercion.prerequisite`. A
+//! German or French polite request ("bitte ... eintragen") and an expectation ("the harness
+//! expects ~/.bashrc to contain ...") ask for a persistence target's change like an imperative.
+//! `plant.unspecified_step` (its own module, `super::unspecified`) is weighed in this table.
+//!
 //! A persistence target counts toward `control.coerced` only when the text does not show what
 //! goes there (an install doc's `export` lines, a credential helper's command are judged by the
 //! other rules), or when network code is in the text. A guard or hook switch asked for
