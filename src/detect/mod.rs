@@ -12,6 +12,7 @@ pub mod learned;
 pub mod normalize;
 pub mod plant;
 pub mod rules;
+pub mod unspecified;
 
 /// Where a text meets the guard; rules are tuned per kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +120,13 @@ impl Report {
 pub fn scan(text: &str, kind: TextKind) -> Report {
     let norm = normalize::normalize(text);
     let mut findings = classes::run(&norm, kind);
-    findings.extend(plant::run(&norm, kind));
+    let planted = plant::run(&norm, kind);
+    // `plant.unspecified_step` needs the prerequisite framing: texts without it cost nothing.
+    let framed = planted.iter().any(|f| f.rule == "coercion.prerequisite");
+    findings.extend(planted);
+    if framed {
+        findings.extend(unspecified::run(&norm, kind));
+    }
     let anchors: Vec<usize> = findings.iter().map(|f| f.start).collect();
     findings.extend(rules::run(&norm, kind, &anchors));
     findings.sort_by_key(|f| f.start);

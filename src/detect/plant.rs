@@ -41,6 +41,13 @@
 //! - `plant.cleartext_exec` (family `code_plant`, 1): code fetched over `http://` (not a
 //!   loopback address) and run by a shell.
 //!
+//! A threat that names the step it is about ("if this step is skipped", "without it") frames
+//! the step on its own: a change to the agent's controls or a persistence target next to it is
+//! `control.coerced`, and next to network or hidden code it is `coercion.prerequisite`. A
+//! German or French polite request ("bitte ... eintragen") and an expectation ("the harness
+//! expects ~/.bashrc to contain ...") ask for a persistence target's change like an imperative.
+//! `plant.unspecified_step` (its own module, `super::unspecified`) is weighed in this table.
+//!
 //! A persistence target counts toward `control.coerced` only when the text does not show what
 //! goes there (an install doc's `export` lines, a credential helper's command are judged by the
 //! other rules), or when network code is in the text. A guard or hook switch asked for
@@ -139,6 +146,11 @@ pub static PLANT_RULES: &[PlantRule] = &[
         id: "plant.cleartext_exec",
         family: "code_plant",
         weights: [1, 1, 0, 0],
+    }, // Its own module (`super::unspecified`), weighed here with its neighbours.
+    PlantRule {
+        id: "plant.unspecified_step",
+        family: "code_plant",
+        weights: [2, 2, 0, 0],
     },
 ];
 
@@ -236,6 +248,13 @@ const AGENT_TARGETS: &[&str] = &[
     "always-on rule",
     "always-applied rule",
     "always on rule",
+    // Agent settings named by what they hold or by the command that writes them.
+    "permissions.allow",
+    "mcp add",
+    "assistant settings file",
+    "assistant's settings file",
+    "agent settings file",
+    "agent's settings file",
 ];
 
 /// Words that, as the object of an imperative ("add the setup skill"), name an agent skill.
@@ -278,6 +297,8 @@ const SELF_APPROVE: &[&str] = &[
     "skip permissions",
     "--yolo",
     "no confirmation",
+    "bash(*)",
+    "bash(:*)",
 ];
 
 /// Things that run later by themselves.
@@ -314,6 +335,20 @@ const PERSIST_TARGETS: &[&str] = &[
     "postinstall",
     "preinstall",
     "autostart",
+    // git settings that run a command, editor tasks run when a folder opens, Python start-up
+    // files
+    "core.fsmonitor",
+    "core.sshcommand",
+    "core.pager",
+    "core.askpass",
+    "sequence.editor",
+    "diff.external",
+    "gpg.program",
+    "folderopen",
+    ".vscode/tasks.json",
+    ".pth",
+    "sitecustomize",
+    "usercustomize",
     "-c ~",
     "-c $home",
     "into your home",
@@ -329,6 +364,9 @@ const NET_PROGRAMS: &[&str] = &[
     "invoke-webrequest",
     "nc ",
     "ncat ",
+    // DNS as the carrier (`eval "$(dig +short TXT ...)"`)
+    "dig ",
+    "nslookup ",
 ];
 
 /// Shells and interpreters a download is piped into.
@@ -381,7 +419,7 @@ fn words(s: &str) -> Vec<(usize, &str, bool)> {
 }
 
 /// Offset of the first verb in `s` that starts a clause (an instruction to the reader).
-fn imperative(s: &str) -> Option<usize> {
+pub(super) fn imperative(s: &str) -> Option<usize> {
     let ws = words(s);
     ws.iter().enumerate().find_map(|(k, &(off, w, clause))| {
         let lead = clause
@@ -464,6 +502,54 @@ fn decode_shell(s: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// Escaped bytes written out and run: `printf '\x63...' | sh`, `printf '\x63...' > f && . f`
+/// (the bytes are hidden from a reader; the shell sees the program).
+fn escape_shell(s: &str) -> Option<usize> {
+    let p = ["printf", "echo -e", "echo -ne", "$'\\x"]
+        .iter()
+        .filter_map(|w| find(s, w))
+        .min()?;
+    let rest = &s[p..ceil_boundary(s, (p + 600).min(s.len()))];
+    let escapes = rest.matches("\\x").take(4).count() >= 4;
+    let runs = [
+        "| sh", "|sh", "| bash", "|bash", "&& . ", "; . ", "&& source ", "; source ", "&& sh ",
+        "&& bash ", "| zsh",
+    ]
+    .iter()
+    .any(|r| rest.contains(r))
+        // `&& . f` is cut at its dot by the sentence cut: the sentence ends in `&&`.
+        || rest.trim_end().ends_with("&&");
+    (escapes && runs).then_some(p)
+}
+
+/// Network code described rather than written: a fetch program named next to an address and a
+/// verb that runs what it fetches ("a line that sources https://... via curl").
+fn netcode_described(s: &str) -> bool {
+    (has_word(s, "curl") || has_word(s, "wget"))
+        && s.contains("http")
+        && [
+            "sources", "source", "runs", "executes", "pipes", "evals", "eval",
+        ]
+        .iter()
+        .any(|w| has_word(s, w))
+}
+
+/// A request that is no imperative at a clause start: German and French polite forms
+/// ("bitte ... eintragen"), and expectations ("the harness expects ~/.bashrc to contain").
+fn indirect_request(s: &str) -> Option<usize> {
+    [
+        "bitte",
+        "veuillez",
+        "merci de",
+        "expects",
+        "must contain",
+        "should contain",
+    ]
+    .iter()
+    .filter_map(|w| find(s, w))
+    .min()
 }
 
 /// Network code in a git alias or helper that runs shell (`'!curl ...`).
@@ -599,7 +685,7 @@ const CODE_LEADS: &[&str] = &[
 /// True when the visible text shows code somewhere: a fenced or inline code span, or a line
 /// that reads as a command, an assignment or a config section. Indentation is gone after
 /// normalization, so an indented block is recognised by its lines.
-fn shows_code(text: &str) -> bool {
+pub(super) fn shows_code(text: &str) -> bool {
     if text.contains('`') || text.contains("~~~") || text.contains("<pre") || text.contains("<code")
     {
         return true;
@@ -657,7 +743,7 @@ fn conditional(s: &str) -> bool {
 }
 
 /// Prerequisite framing: a step placed before the reader's own task.
-fn prerequisite(s: &str) -> bool {
+pub(super) fn prerequisite(s: &str) -> bool {
     PRE.iter().any(|p| contains(s, p))
 }
 
@@ -685,10 +771,21 @@ const PRE: &[&str] = &[
     "mandatory for",
     "required before",
     "first step",
+    "before the test",
+    "before tests",
+    // German and French
+    "vor dem ",
+    "vor der ",
+    "bevor ",
+    "avant de ",
+    "avant d'",
+    "avant toute",
+    "avant le ",
+    "avant la ",
 ];
 
 /// A threat about skipping the step: a condition on skipping and a failure.
-fn skip_threat(s: &str) -> bool {
+pub(super) fn skip_threat(s: &str) -> bool {
     SKIP.iter().any(|p| contains(s, p)) && FAIL.iter().any(|f| has_word_prefix(s, f))
 }
 
@@ -700,6 +797,8 @@ const SKIP: &[&str] = &[
     "skipping",
     "without it",
     "without this",
+    "without them",
+    "without these",
     "if you don't",
     "if you do not",
     "if not done",
@@ -709,6 +808,32 @@ const SKIP: &[&str] = &[
     "or the ",
     "depends on it",
     "that skip",
+    "if it is not",
+    "if it isn't",
+    "if they are not",
+    "if they aren't",
+    // German and French (the text is folded: no diacritics)
+    "ubersprungen",
+    "sonst",
+    "ohne ",
+    "andernfalls",
+    "sinon",
+    "sans cela",
+    "sans ce",
+    "faute de",
+];
+
+/// Words by which a threat names the step it is about (see `control.coerced`).
+const STEP_REFS: &[&str] = &[
+    "this step",
+    "skip it",
+    "skip this",
+    "skipping this",
+    "without it",
+    "without this",
+    "dieser schritt",
+    "cette etape",
+    "sans cela",
 ];
 
 /// Failures threatened for skipping a step, as word starts (see [`skip_threat`]).
@@ -730,6 +855,12 @@ const FAIL: &[&str] = &[
     "missing",
     "blocked",
     "stale",
+    // German and French
+    "fehl",
+    "scheiter",
+    "echou",
+    "rouge",
+    "erreur",
 ];
 
 /// `w` at the start of a word in `s` ("fail" in "fails", "failed").
@@ -995,7 +1126,7 @@ pub fn sentence_of(text: &str, pos: usize) -> (usize, usize) {
 }
 
 /// Cuts the text into sentences: `(start, end)` byte ranges, each at most [`MAX_SENTENCE`].
-fn sentences(text: &str) -> Vec<(usize, usize)> {
+pub(super) fn sentences(text: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut st = 0;
@@ -1070,6 +1201,8 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
     let mut guard_now: Option<(usize, usize)> = None;
     let mut opaque: Option<(usize, usize)> = None;
     let mut netcode_seen = false;
+    // The threat names the step it is about ("if this step is skipped", "without it").
+    let mut step_named = false;
     for (&(a, b), &m) in sents.iter().zip(&masks) {
         let s = &text[a..b];
         // A sentence holding no needle of any list answers every test below with "no".
@@ -1091,6 +1224,7 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         }
         if threat_at.is_none() && has(L_SKIP) && has(L_FAIL) && skip_threat(s) {
             threat_at = Some(a);
+            step_named = STEP_REFS.iter().any(|r| s.contains(r));
         }
         // ---- the agent's own controls
         let agent = if has(L_AGENT) {
@@ -1170,7 +1304,10 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         }
         // ---- network code and persistence
         let piped = has(L_NET).then(|| pipe_shell(s)).flatten();
-        let decoded = has(L_DECODERS).then(|| decode_shell(s)).flatten();
+        let decoded = has(L_DECODERS)
+            .then(|| decode_shell(s))
+            .flatten()
+            .or_else(|| s.contains("\\x").then(|| escape_shell(s)).flatten());
         let bang = has(L_BANGS).then(|| bang_netcode(s)).flatten();
         if let Some((p, _)) = piped {
             emit("plant.pipe_shell", a + p, b);
@@ -1199,11 +1336,13 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
             emit("plant.indirect_exec", a + p, b);
         }
         let persist = has(L_PERSIST).then(|| any_in(s, PERSIST_TARGETS)).flatten();
-        if let (Some(p), Some(_)) = (imp, persist) {
+        let req = imp.or_else(|| persist.and_then(|_| indirect_request(s)));
+        if let (Some(p), Some(_)) = (req, persist) {
             let netcode = piped.is_some()
                 || bang.is_some()
                 || decoded.is_some()
-                || (has(L_NET) && has_net_program(s));
+                || (has(L_NET) && has_net_program(s))
+                || netcode_described(s);
             if netcode {
                 emit("plant.persist_netcode", a + p, b);
             } else {
@@ -1256,6 +1395,17 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
         // for as a step the reader's task supposedly depends on.
         if let Some(&(s, e)) = controls.first() {
             emit("control.coerced", s, e);
+        }
+    }
+    // A threat about skipping "this step" frames the step on its own: a change to the
+    // agent's controls or a persistence target asked for that way is the combination too.
+    // Next to code that plants or runs something, the same threat is the coercive framing.
+    if let (None, Some(t), true) = (prereq_at, threat_at, step_named) {
+        if let Some(&(s, e)) = controls.first() {
+            emit("control.coerced", s, e);
+        }
+        if netcode_seen {
+            emit("coercion.prerequisite", t, t + 1);
         }
     }
     if let Some(&(s, e)) = approvals.first() {
