@@ -231,6 +231,11 @@ fn several_files_are_named_variants() {
         md.starts_with("#### Attacks and user tasks, per attack variant"),
         "{md}"
     );
+    // The report says which settings decided (a personal config changes the figures).
+    assert!(
+        md.contains(&format!("\nSettings: config {}", cfg.display())),
+        "{md}"
+    );
     assert!(md.contains("| `first` | **all** | 3 | 1 | 1 of 2 (50.0%) | 1 of 2 (50.0%) | 2 of 3 (66.7%) | 3 of 3 (100.0%) | 1 of 3 (33.3%) | 3 of 3 (100.0%) |"), "{md}");
     assert!(
         md.contains("\n### Variant `first`\n") && md.contains("\n### Variant `traces`\n"),

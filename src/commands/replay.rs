@@ -809,6 +809,30 @@ pub fn command() -> Command {
         )
 }
 
+/// Which config files the replay's decisions used (they change the figures: a personal
+/// config's contracts or trusted destinations apply to every trace): the files that exist
+/// among `--config` (or `$INTENTSHIELD_CONFIG`) and the platform default, or the defaults.
+fn config_note(flags: &Flags) -> String {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for p in [
+        crate::config::config_path(flags.config.as_ref()),
+        crate::config::default_config_path(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if p.is_file() && !files.contains(&p) {
+            files.push(p);
+        }
+    }
+    if files.is_empty() {
+        "the defaults (no config file)".to_string()
+    } else {
+        let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+        format!("config {}", names.join(" and "))
+    }
+}
+
 /// The prefix of `replay`'s error lines.
 const CONTEXT: &str = "intentshield replay";
 
@@ -914,6 +938,7 @@ pub fn run(m: &ArgMatches) -> CliResult {
     } else {
         let summary: Vec<(&str, &Report)> = done.iter().map(|(n, r, ..)| (n.as_str(), r)).collect();
         let mut text = variants_markdown(&summary);
+        text.push_str(&format!("\nSettings: {}\n", config_note(&flags)));
         for (name, report, traces, events, secs) in &done {
             if done.len() > 1 {
                 text.push_str(&format!("\n### Variant `{name}`\n"));
