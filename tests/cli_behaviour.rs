@@ -414,3 +414,34 @@ fn doctor_counts_only_the_policy_deny_and_only_the_harness_own_calls() {
     assert!(t.contains("not for builtin.pipe_to_shell"), "{t}");
     assert!(t.contains("unknown key 'reviw'"), "{t}");
 }
+
+/// The database and the folder the hook makes for it are the user's own (0600 and 0700): they
+/// hold the arguments of asked calls, provenance values and the audit. So are SQLite's `-wal`
+/// and `-shm` files, which take the database's mode.
+#[cfg(unix)]
+#[test]
+fn the_database_and_its_folder_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("state/deep/is.sqlite");
+    let db_s = db.to_str().unwrap().to_string();
+    let ev =
+        br#"{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"hi","cwd":"/tmp"}"#;
+    let out = run_in(
+        home.path(),
+        &["hook", "claude"],
+        ev,
+        &[("INTENTSHIELD_DB", db_s.as_str())],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&db), 0o600);
+    assert_eq!(mode(db.parent().unwrap()), 0o700);
+    assert_eq!(mode(&home.path().join("state")), 0o700);
+    for side in ["-wal", "-shm"] {
+        let p = PathBuf::from(format!("{db_s}{side}"));
+        if p.exists() {
+            assert_eq!(mode(&p), 0o600, "{side}");
+        }
+    }
+}

@@ -154,10 +154,11 @@ impl Store {
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !dir.exists() {
-                std::fs::create_dir_all(dir)
+                create_private_dir(dir)
                     .map_err(|e| StateError(format!("cannot create {}: {e}", dir.display())))?;
             }
         }
+        create_private_file(path);
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -332,6 +333,28 @@ impl Store {
     }
 }
 
+/// Creates `dir` and its missing parents readable by the owner only (0700 on Unix): the
+/// database holds the arguments of asked calls, provenance values and the audit.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(dir)
+}
+
+/// Creates an empty database file readable by the owner only (0600 on Unix) when none is
+/// there, so that SQLite (which gives its `-wal` and `-shm` files the database's mode) does
+/// not create it with the umask's 0644. An existing file is left as it is; a failure here is
+/// SQLite's to report when it opens the path.
+fn create_private_file(path: &Path) {
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    let _ = o.open(path);
+}
+
 /// Checks that the database at `db` can be written: creates its folder, opens it and takes and
 /// releases the write lock (waiting at most 2 s). Used by `doctor`; changes nothing else.
 ///
@@ -340,9 +363,10 @@ impl Store {
 /// cannot be opened or locked for writing.
 pub fn probe_writable(db: &Path) -> Result<()> {
     if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
+        create_private_dir(dir)
             .map_err(|e| StateError(format!("cannot create {}: {e}", dir.display())))?;
     }
+    create_private_file(db);
     let plain = |e: rusqlite::Error| StateError(e.to_string());
     let conn = Connection::open(db).map_err(plain)?;
     conn.busy_timeout(Duration::from_secs(2)).map_err(plain)?;
