@@ -28,6 +28,16 @@ fn fires(text: &str, rule: &str) {
 }
 
 #[track_caller]
+fn not_rule(text: &str, rule: &str) {
+    let r = scan(text, TO);
+    assert!(
+        !r.findings.iter().any(|f| f.rule == rule),
+        "{rule} fired on {text:?}: {:?}",
+        r.findings
+    );
+}
+
+#[track_caller]
 fn benign(text: &str) {
     let r = scan(text, TO);
     assert!(!r.flagged, "flagged benign {text:?}: {:?}", r.findings);
@@ -120,6 +130,13 @@ fn secrecy_and_authority() {
         "authority.required_by",
     );
     benign("Never tell anyone your password.");
+    // A verb, then a preposition that negates the noun after it: not "do not tell them".
+    for t in [
+        "every ask were approved (without them: 0 / 48 / 7), 14 of 16 tasks complete.",
+        "We report the figures without the user tasks that failed.",
+    ] {
+        not_rule(t, "secrecy.dont_tell");
+    }
     benign("The function fails silently when the file is missing.");
 }
 

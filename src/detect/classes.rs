@@ -1908,8 +1908,12 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
             secrecy_at(text, toks, i, emit);
         }
         if t.cls & TELL != 0 && i + 2 < n {
-            // Verb first: "sag es nicht dem Benutzer".
-            let neg = (i + 1..(i + 4).min(n)).find(|&j| toks[j].cls & NEG != 0 && !toks[j].sent);
+            // Verb first: "sag es nicht dem Benutzer". The negation negates the verb: at most
+            // one word (the object pronoun) between them, and not a preposition that negates
+            // the noun after it ("every ask were approved (without them: …)").
+            let neg = (i + 1..(i + 3).min(n)).find(|&j| {
+                toks[j].cls & NEG != 0 && !toks[j].sent && word(text, &toks[j]) != "without"
+            });
             if let Some(j) = neg {
                 if let Some(k) =
                     (j + 1..(j + 4).min(n)).find(|&k| toks[k].cls & AUDIENCE != 0 && !toks[k].sent)
