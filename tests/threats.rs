@@ -602,3 +602,19 @@ fn reading_commands_create_nothing_and_an_empty_allow_is_refused() {
         .iter()
         .any(|(v, _)| v == "billing@evil-payments.example"));
 }
+
+/// `pack keygen` and `pack sign` say what their key options take.
+#[test]
+fn pack_key_options_have_help() {
+    let d = tempfile::tempdir().unwrap();
+    let db = d.path().join("s.db");
+    let k = threats(&db, &["pack", "keygen", "--help"]);
+    assert!(
+        k.stdout.contains("Where to write the secret key"),
+        "{}",
+        k.stdout
+    );
+    let s = threats(&db, &["pack", "sign", "--help"]);
+    assert!(s.stdout.contains("`pack keygen` wrote"), "{}", s.stdout);
+    assert!(s.stdout.contains("HMAC-SHA256"), "{}", s.stdout);
+}

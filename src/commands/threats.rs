@@ -99,14 +99,14 @@ pub fn command() -> Command {
                 .subcommand(common(
                     Command::new("keygen")
                         .about("Write a new Ed25519 secret key (hex) to a file; print the public key")
-                        .arg(Arg::new("out").long("out").required(true).value_parser(clap::value_parser!(PathBuf))),
+                        .arg(Arg::new("out").long("out").required(true).value_name("FILE").help("Where to write the secret key (created 0600; an existing file is refused)").value_parser(clap::value_parser!(PathBuf))),
                 ))
                 .subcommand(common(
                     Command::new("sign")
                         .about("Write FILE.sig with an Ed25519 secret key file, or an HMAC key file")
                         .arg(file())
-                        .arg(Arg::new("key-file").long("key-file").value_parser(clap::value_parser!(PathBuf)))
-                        .arg(Arg::new("hmac-key-file").long("hmac-key-file").value_parser(clap::value_parser!(PathBuf))),
+                        .arg(Arg::new("key-file").long("key-file").value_name("FILE").help("The Ed25519 secret key `pack keygen` wrote (hex)").value_parser(clap::value_parser!(PathBuf)))
+                        .arg(Arg::new("hmac-key-file").long("hmac-key-file").value_name("FILE").help("A shared HMAC-SHA256 key (hex) instead of an Ed25519 key").value_parser(clap::value_parser!(PathBuf))),
                 )),
         )
 }
