@@ -449,6 +449,7 @@ fn compute_facts(c: &InlineCode) -> InlineFacts {
     f.decoded = decoded_constants(&toks);
     let decoder = DECODE_MARKERS.iter().find(|m| has(m));
     f.dynamic = dynamic_run(&toks, c.lang)
+        .or_else(|| computed_spawn(&toks))
         .or_else(|| decoder.filter(|_| f.spawn.is_some()).map(|m| m.to_string()));
     f.fork_loop = has("fork") && (has("while") || has("loop") || has("for")) && {
         let forks = skel.matches("fork").count();
@@ -823,6 +824,77 @@ const DECODE_MARKERS: &[&str] = &[
     "strrev",
     "join",
 ];
+
+/// Calls that start a program named by their first argument (or the first item of a list).
+const SPAWN_CALLS: &[&str] = &[
+    "os.system",
+    "os.popen",
+    "subprocess.run",
+    "subprocess.call",
+    "subprocess.popen",
+    "subprocess.check_call",
+    "subprocess.check_output",
+    "subprocess.getoutput",
+    "subprocess.getstatusoutput",
+    "os.execv",
+    "os.execvp",
+    "os.execve",
+    "os.execl",
+    "os.execlp",
+    "os.spawnl",
+    "os.spawnlp",
+    "os.spawnv",
+    "os.spawnvp",
+    "system",
+    "popen",
+    "execsync",
+    "execfilesync",
+    "spawnsync",
+    "execfile",
+    "spawn",
+    "exec",
+    "shell_exec",
+    "passthru",
+    "proc_open",
+    "pcntl_exec",
+];
+
+/// A process started with a program or command line built at run time (`subprocess.run(
+/// ["intent" + "shield", …])`, `system(q(a).q(b), …)`, `os.system(cmd)`): what it runs cannot
+/// be read from the line, so it counts as text run unseen. A literal (`subprocess.run(["ls",
+/// "-l"])`, `system("make test")`) is analysed as the line it names instead.
+fn computed_spawn(toks: &[Tok]) -> Option<String> {
+    for (i, t) in toks.iter().enumerate() {
+        let Tok::Name(n) = t else { continue };
+        let n = n.trim_start_matches('.');
+        let bare = n.rsplit(['.', ':']).next().unwrap_or(n);
+        let known = SPAWN_CALLS.contains(&n)
+            || (SPAWN_CALLS.contains(&bare) && !matches!(bare, "exec" | "spawn" | "system"))
+            || (matches!(bare, "exec" | "spawn" | "system")
+                && (n == bare || n.starts_with("child_process") || n.starts_with("kernel")));
+        if !known {
+            continue;
+        }
+        // The call's first argument; Perl and Ruby may leave out the parenthesis.
+        let mut j = match toks.get(i + 1) {
+            Some(Tok::Punct('(')) => i + 2,
+            Some(Tok::Str(..)) => i + 1,
+            _ => continue,
+        };
+        if matches!(toks.get(j), Some(Tok::Punct('['))) {
+            j += 1;
+        }
+        let literal = matches!(toks.get(j), Some(Tok::Str(_, q)) if *q != '`')
+            && matches!(
+                toks.get(j + 1),
+                None | Some(Tok::Punct(',' | ')' | ']' | ';'))
+            );
+        if !literal {
+            return Some(format!("{n} of a command built at run time"));
+        }
+    }
+    None
+}
 
 /// `eval`/`exec`-like calls that run text: found when the text is not one literal.
 fn dynamic_run(toks: &[Tok], lang: Lang) -> Option<String> {

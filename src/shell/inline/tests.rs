@@ -245,8 +245,23 @@ fn dynamic_code_and_decoded_constants() {
         "pwsh -c 'Invoke-Expression $s'",
         "pwsh -c 'iex $s'",
         "python3 -c \"import os; os.system(''.join(map(chr,[108,115])))\"",
+        // A program whose name is built at run time.
+        "python3 -c 'import subprocess;subprocess.run([\"intent\"+\"shield\",\"uninstall\",\"claude\"])'",
+        "python3 -c 'import subprocess;subprocess.call([\"a\" \"b\", \"x\"])'",
+        "python3 -c 'import os; c=\"ls\"; os.system(c)'",
+        "perl -e 'system(q(ma).q(ke), \"x\")'",
+        "ruby -e 'system(\"ma\" + \"ke\")'",
+        "node -e 'require(\"child_process\").execSync(a + \" x\")'",
     ] {
         assert!(f(line).dynamic.is_some(), "{line}");
+    }
+    for line in [
+        "python3 -c 'import subprocess;subprocess.run([\"ls\", \"-l\"])'",
+        "python3 -c 'import os; os.system(\"make test\")'",
+        "perl -e 'system(\"make\", \"test\")'",
+        "node -e 'require(\"child_process\").execSync(\"git status\")'",
+    ] {
+        assert!(f(line).dynamic.is_none(), "{line}");
     }
     for line in [
         "python3 -c 'exec(\"print(1)\")'",
