@@ -214,6 +214,11 @@ pub enum Reason {
     /// for (the instruction echo, `policy::check::echo`) and the user never typed: asked, denied
     /// in a tainted session.
     InstructedValue,
+    /// A tool result's only evidence is the shape of a setup note written for an agent: a step
+    /// that changes the environment without saying how, framed as a prerequisite with a threat
+    /// (`detect::unspecified`). Human contributor docs have the same shape, so the model is
+    /// told (the `[IntentShield]` notice) and the session is exposed, not tainted.
+    OutputSetupStep,
 }
 
 impl Reason {
@@ -283,6 +288,7 @@ impl Reason {
             Reason::SecretValueOutbound => "secret.value_outbound",
             Reason::UntrustedCredential => "provenance.untrusted_credential",
             Reason::InstructedValue => "provenance.instructed_value",
+            Reason::OutputSetupStep => "output.setup_step",
         }
     }
 }

@@ -333,21 +333,31 @@ fn normalize_host_with(h: &str, check_ext: bool) -> Option<String> {
 }
 
 /// Top-level names reserved for documentation, testing and private networks (RFC 2606,
-/// RFC 6761, RFC 9476 `.alt`, ICANN's 2024 `.internal`) and names common on private networks
-/// (`.lan`, `.home`, `.corp`, `.intranet`): hosts, although the public suffix list leaves them
-/// out.
+/// RFC 6761, RFC 9476 `.alt`, ICANN's 2024 `.internal`), the suffixes private networks and
+/// their service discovery use (`.lan`, `.home`, `.corp`, `.localdomain`, Consul's `.consul`,
+/// Kubernetes' `.svc`, Docker's `.docker`, `.lab`...) and I2P's `.i2p`: hosts an agent can
+/// reach, although the public suffix list leaves them out. (A host that receives data over the
+/// internet needs a public suffix, which the list knows.)
 const SPECIAL_USE_TLDS: &[&str] = &[
     "example",
     "invalid",
     "test",
     "localhost",
     "local",
+    "localdomain",
     "internal",
     "alt",
     "lan",
     "home",
     "corp",
     "intranet",
+    "private",
+    "priv",
+    "lab",
+    "consul",
+    "svc",
+    "docker",
+    "i2p",
 ];
 
 /// True when `host`'s suffix exists: the public suffix list (compiled into the `psl` crate)
@@ -2049,6 +2059,11 @@ mod tests {
              site.getsitepackages() or os.path.join, self.config.value",
         );
         assert!(v.iter().all(|x| x.kind != kind::HOST), "{v:?}");
+        let v =
+            extract("the service lives at ingest.svc.consul, db.docker, box.lab and x.localdomain");
+        for h in ["ingest.svc.consul", "db.docker", "box.lab", "x.localdomain"] {
+            assert!(has(&v, kind::HOST, h), "{h}: {v:?}");
+        }
         let v = extract("mail it to files.evil.co.uk, get.attacker.invalid or x.me.github.io");
         for h in ["files.evil.co.uk", "get.attacker.invalid", "x.me.github.io"] {
             assert!(has(&v, kind::HOST, h), "{h}: {v:?}");

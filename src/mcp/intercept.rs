@@ -176,7 +176,7 @@ fn scan_all(v: &Value, kind: TextKind) -> Vec<String> {
     let mut rules: Vec<String> = Vec::new();
     for s in ss {
         let r = detect::scan(clip(s), kind);
-        if r.flagged {
+        if r.flagged && !crate::policy::setup_shape_only(&r) {
             for f in r.findings {
                 if !rules.iter().any(|x| x == f.rule) {
                     rules.push(f.rule.to_string());

@@ -40,7 +40,9 @@ use crate::shell::Analysis;
 use sha2::{Digest, Sha256};
 
 pub use check::pre_tool;
-pub use output::{taint_notice, INJECTION_AFTER, INJECTION_BEFORE};
+pub use output::{
+    setup_shape_only, setup_step_notice, taint_notice, INJECTION_AFTER, INJECTION_BEFORE,
+};
 
 /// Everything a decision may look at besides the event and the session.
 pub struct Context<'a> {
