@@ -1159,6 +1159,11 @@ fn tamper_guard_commands() {
             .message("Bash runs `intentshield approve 12`, which changes IntentShield's own state; only a person may run it, in a terminal")
             .rules(&["tamper.guard_command"]),
         deny("approve behind xargs", shell("echo 12 | xargs intentshield approve"), GC),
+        // Help prints and exits before anything runs; only that exact shape.
+        allow("help of a state-changing subcommand", shell("intentshield pause --help")),
+        allow("help of a nested subcommand", shell("intentshield threats pack sign -h")),
+        deny("an option before --help: not the help-only shape", shell("intentshield approve 12 --yes --help"), GC),
+        deny("help behind the proxy is the server's", shell("intentshield mcp-proxy node srv.js --help"), GC),
         deny("approve behind xargs -I", shell("echo 12 | xargs -I{} intentshield approve {}"), GC),
         deny("approve behind xargs -n 1 -0", shell("printf '12\\0' | xargs -0 -n 1 ~/.cargo/bin/intentshield approve"), GC),
         deny("uninstall by path", shell("~/.cargo/bin/intentshield uninstall claude"), GC),

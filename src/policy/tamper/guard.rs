@@ -65,24 +65,34 @@ pub(super) fn guard_command(c: &SimpleCommand) -> Option<String> {
             || c.args
                 .iter()
                 .any(|a| a.contains(['$', '`', '*', '?', '[', '{']) || a.contains("$(…)"));
+        // `intentshield SUB [SUB2 [SUB3]] --help` prints help and exits before anything runs
+        // (clap's behaviour). Only that exact shape: a program run behind `mcp-proxy` takes
+        // its own options.
+        let help_only = c.args.last().is_some_and(|a| a == "--help" || a == "-h")
+            && c.args.len() <= 4
+            && c.args[..c.args.len() - 1]
+                .iter()
+                .all(|a| !a.starts_with('-'))
+            && sub != Some("mcp-proxy");
         let read_only = !unknown_args
-            && match sub {
-                None => true,
-                Some("doctor") => !flag("--repair"),
-                Some("approve") => flag("--list") && positional.len() == 1,
-                Some("mcp") => positional.get(1) == Some(&"list"),
-                // The threat memory may be read; confirm, allow, forget, import and packs change it.
-                Some("threats") => match positional.get(1).copied() {
-                    Some("stats" | "list" | "show" | "export") => true,
-                    Some("pack") => positional.get(2) == Some(&"list"),
-                    _ => false,
-                },
-                // Validates the contracts and runs its table; never calls a tool, writes nothing.
-                Some("contracts") => positional.get(1) == Some(&"check"),
-                // `check --db` records its events in that database (prompts as the user's).
-                Some("check") => !flag("--db"),
-                Some(s) => READ_ONLY_SUBCOMMANDS.contains(&s),
-            };
+            && (help_only
+                || match sub {
+                    None => true,
+                    Some("doctor") => !flag("--repair"),
+                    Some("approve") => flag("--list") && positional.len() == 1,
+                    Some("mcp") => positional.get(1) == Some(&"list"),
+                    // The threat memory may be read; confirm, allow, forget, import and packs change it.
+                    Some("threats") => match positional.get(1).copied() {
+                        Some("stats" | "list" | "show" | "export") => true,
+                        Some("pack") => positional.get(2) == Some(&"list"),
+                        _ => false,
+                    },
+                    // Validates the contracts and runs its table; never calls a tool, writes nothing.
+                    Some("contracts") => positional.get(1) == Some(&"check"),
+                    // `check --db` records its events in that database (prompts as the user's).
+                    Some("check") => !flag("--db"),
+                    Some(s) => READ_ONLY_SUBCOMMANDS.contains(&s),
+                });
         return (!read_only).then(shown);
     }
     let sub = sub?;
