@@ -202,6 +202,31 @@ pub fn match_offsets<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = 
     })
 }
 
+/// The first (up to) eight bytes of `l` as a little-endian word, and the mask of the bytes
+/// it holds.
+pub fn prefix_word(l: &[u8]) -> (u64, u64) {
+    let (mut w, mut m) = (0u64, 0u64);
+    for (j, &c) in l.iter().take(8).enumerate() {
+        w |= u64::from(c) << (8 * j);
+        m |= 0xFF << (8 * j);
+    }
+    (w, m)
+}
+
+/// The eight bytes of `b` from `i` as a little-endian word, zeros past the end.
+#[inline(always)]
+pub fn word_at(b: &[u8], i: usize) -> u64 {
+    match b.get(i..i + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+        None => {
+            let mut w = [0u8; 8];
+            let rest = b.get(i..).unwrap_or_default();
+            w[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(w)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -991,31 +991,6 @@ struct Needles {
     prefix: Vec<(u64, u64)>,
 }
 
-/// The first (up to) eight bytes of `l` as a little-endian word, and the mask of the bytes
-/// it holds.
-fn prefix_word(l: &[u8]) -> (u64, u64) {
-    let (mut w, mut m) = (0u64, 0u64);
-    for (j, &c) in l.iter().take(8).enumerate() {
-        w |= u64::from(c) << (8 * j);
-        m |= 0xFF << (8 * j);
-    }
-    (w, m)
-}
-
-/// The eight bytes of `b` from `i` as a little-endian word, zeros past the end.
-#[inline(always)]
-fn word_at(b: &[u8], i: usize) -> u64 {
-    match b.get(i..i + 8) {
-        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
-        None => {
-            let mut w = [0u8; 8];
-            let rest = b.get(i..).unwrap_or_default();
-            w[..rest.len()].copy_from_slice(rest);
-            u64::from_le_bytes(w)
-        }
-    }
-}
-
 impl Needles {
     /// Built once per process, the first time a text is scanned (about 400 needles).
     fn get() -> &'static Needles {
@@ -1038,7 +1013,10 @@ impl Needles {
             for k in 0..BUCKETS {
                 starts[k + 1] += starts[k];
             }
-            let prefix = all.iter().map(|&(_, n, _)| prefix_word(n)).collect();
+            let prefix = all
+                .iter()
+                .map(|&(_, n, _)| crate::text::prefix_word(n))
+                .collect();
             Needles {
                 starts,
                 needles: all.into_iter().map(|(_, n, l)| (n, l)).collect(),
@@ -1064,7 +1042,7 @@ impl Needles {
                 if lo == hi {
                     continue;
                 }
-                let w = word_at(s, i);
+                let w = crate::text::word_at(s, i);
                 for (j, &(n, l)) in self.needles[lo..hi].iter().enumerate() {
                     let (pre, mask) = self.prefix[lo + j];
                     if *m & l == 0

@@ -1354,31 +1354,6 @@ pub(crate) struct LiteralIndex {
     lits: Vec<&'static str>,
 }
 
-/// The first (up to) eight bytes of `l` as a little-endian word, and the mask of the bytes
-/// it holds.
-fn prefix_word(l: &[u8]) -> (u64, u64) {
-    let (mut w, mut m) = (0u64, 0u64);
-    for (j, &c) in l.iter().take(8).enumerate() {
-        w |= u64::from(c) << (8 * j);
-        m |= 0xFF << (8 * j);
-    }
-    (w, m)
-}
-
-/// The eight bytes of `b` from `i` as a little-endian word, zeros past the end.
-#[inline(always)]
-fn word_at(b: &[u8], i: usize) -> u64 {
-    match b.get(i..i + 8) {
-        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
-        None => {
-            let mut w = [0u8; 8];
-            let rest = b.get(i..).unwrap_or_default();
-            w[..rest.len()].copy_from_slice(rest);
-            u64::from_le_bytes(w)
-        }
-    }
-}
-
 impl LiteralIndex {
     /// Builds the index over lower-case (or exact) literals; ids are positions in `lits`.
     pub(crate) fn new(lits: Vec<&'static str>) -> LiteralIndex {
@@ -1402,7 +1377,7 @@ impl LiteralIndex {
         let by_key = radix_by_key(by_key);
         let prefix = by_key
             .iter()
-            .map(|&(_, id)| prefix_word(lits[id as usize].as_bytes()))
+            .map(|&(_, id)| crate::text::prefix_word(lits[id as usize].as_bytes()))
             .collect();
         let mut single_set = [false; 256];
         for &(c, _) in &single {
@@ -1467,7 +1442,7 @@ impl LiteralIndex {
                 self.key_start[r as usize] as usize,
                 self.key_start[r as usize + 1] as usize,
             );
-            let w = word_at(b, i);
+            let w = crate::text::word_at(b, i);
             for (e, &(_, id)) in self.by_key[from..to].iter().enumerate() {
                 let (pre, mask) = self.prefix[from + e];
                 if w & mask != pre {
@@ -1511,7 +1486,7 @@ impl LiteralIndex {
                 self.key_start[r as usize] as usize,
                 self.key_start[r as usize + 1] as usize,
             );
-            let w = word_at(b, i);
+            let w = crate::text::word_at(b, i);
             for (e, &(_, id)) in self.by_key[from..to].iter().enumerate() {
                 let (pre, mask) = self.prefix[from + e];
                 if w & mask != pre {
