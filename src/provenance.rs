@@ -867,28 +867,59 @@ pub fn extract(text: &str) -> Vec<Val> {
     out.vals
 }
 
+/// Cuts `text` as `split(is_separator)` does and reads each token ([`token`]), byte by byte:
+/// an ASCII separator is one table lookup, and only at a byte that starts a multi-byte
+/// character is the character decoded (non-ASCII white space separates too).
 fn scan_tokens(text: &str, out: &mut Out) {
-    if text.is_ascii() {
-        // The same cut as `split(is_separator)`, byte by byte (every separator of an ASCII
-        // text is one byte).
-        let b = text.as_bytes();
-        let mut start = 0;
-        for i in 0..=b.len() {
-            if i < b.len() && !SEPARATOR_BYTES[usize::from(b[i])] {
+    let b = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    loop {
+        // The separator at `i` (its length), or the end of the text.
+        let sep_len = if i >= b.len() {
+            0
+        } else if b[i] < 0x80 {
+            if !SEPARATOR_BYTES[usize::from(b[i])] {
+                i += 1;
                 continue;
             }
-            if out.vals.len() >= MAX_VALUES {
-                break;
+            1
+        } else if b[i] < 0xc0 {
+            // A continuation byte: inside a character.
+            i += 1;
+            continue;
+        } else {
+            match text[i..].chars().next() {
+                Some(c) if is_separator(c) => c.len_utf8(),
+                Some(c) => {
+                    i += c.len_utf8();
+                    continue;
+                }
+                None => 0,
             }
-            let t = trim_token(&text[start..i]);
-            start = i + 1;
-            if t.len() < 4 || t.len() > 2048 {
-                continue;
-            }
-            token(t, out);
+        };
+        if out.vals.len() >= MAX_VALUES {
+            break;
         }
-        return;
+        let t = trim_token(&text[start..i]);
+        if i >= b.len() {
+            if (4..=2048).contains(&t.len()) {
+                token(t, out);
+            }
+            break;
+        }
+        i += sep_len;
+        start = i;
+        if t.len() < 4 || t.len() > 2048 {
+            continue;
+        }
+        token(t, out);
     }
+}
+
+/// The old cut of [`scan_tokens`] (`split(is_separator)`), to hold the byte-wise one to.
+#[cfg(test)]
+fn scan_tokens_reference(text: &str, out: &mut Out) {
     for raw in text.split(is_separator) {
         if out.vals.len() >= MAX_VALUES {
             break;
@@ -2016,6 +2047,50 @@ fn split_addresses(m: &serde_json::Map<String, Value>, out: &mut Vec<Val>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_wise_token_cut_equals_the_split() {
+        let mut texts: Vec<String> = [
+            "",
+            "a",
+            "mail me@x.example.com\u{a0}now, see https://é.example/ü?q=1 (ok)",
+            "\u{2003}x@y.io\u{3000}\u{2028}bad.host.example\u{85}end",
+            "ééé https://a.example/path\u{a0}",
+            "tail-without-separator ünïcode@mail.example.org",
+        ]
+        .map(String::from)
+        .to_vec();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for f in files {
+            let body = std::fs::read_to_string(&f).unwrap_or_default();
+            for line in body.lines().take(300) {
+                let v: Value = serde_json::from_str(line).unwrap_or_default();
+                if let Some(t) = v.get("text").and_then(Value::as_str) {
+                    texts.push(t.to_string());
+                }
+            }
+        }
+        assert!(texts.len() > 100);
+        for t in &texts {
+            let (mut a, mut b) = (Out::default(), Out::default());
+            scan_tokens(t, &mut a);
+            scan_tokens_reference(t, &mut b);
+            assert_eq!(a.vals, b.vals, "{t:?}");
+        }
+        // The value cap stops both at the same token.
+        let many: String = (0..3000).map(|i| format!("u{i}@x.example ")).collect();
+        let (mut a, mut b) = (Out::default(), Out::default());
+        scan_tokens(&many, &mut a);
+        scan_tokens_reference(&many, &mut b);
+        assert_eq!(a.vals, b.vals);
+    }
 
     fn has(vals: &[Val], kind: &str, text: &str) -> bool {
         vals.iter().any(|v| v.kind == kind && v.text == text)
