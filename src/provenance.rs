@@ -877,28 +877,59 @@ pub fn extract(text: &str) -> Vec<Val> {
     out.vals
 }
 
+/// Cuts `text` as `split(is_separator)` does and reads each token ([`token`]), byte by byte:
+/// an ASCII separator is one table lookup, and only at a byte that starts a multi-byte
+/// character is the character decoded (non-ASCII white space separates too).
 fn scan_tokens(text: &str, out: &mut Out) {
-    if text.is_ascii() {
-        // The same cut as `split(is_separator)`, byte by byte (every separator of an ASCII
-        // text is one byte).
-        let b = text.as_bytes();
-        let mut start = 0;
-        for i in 0..=b.len() {
-            if i < b.len() && !SEPARATOR_BYTES[usize::from(b[i])] {
+    let b = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    loop {
+        // The separator at `i` (its length), or the end of the text.
+        let sep_len = if i >= b.len() {
+            0
+        } else if b[i] < 0x80 {
+            if !SEPARATOR_BYTES[usize::from(b[i])] {
+                i += 1;
                 continue;
             }
-            if out.vals.len() >= MAX_VALUES {
-                break;
+            1
+        } else if b[i] < 0xc0 {
+            // A continuation byte: inside a character.
+            i += 1;
+            continue;
+        } else {
+            match text[i..].chars().next() {
+                Some(c) if is_separator(c) => c.len_utf8(),
+                Some(c) => {
+                    i += c.len_utf8();
+                    continue;
+                }
+                None => 0,
             }
-            let t = trim_token(&text[start..i]);
-            start = i + 1;
-            if t.len() < 4 || t.len() > 2048 {
-                continue;
-            }
-            token(t, out);
+        };
+        if out.vals.len() >= MAX_VALUES {
+            break;
         }
-        return;
+        let t = trim_token(&text[start..i]);
+        if i >= b.len() {
+            if (4..=2048).contains(&t.len()) {
+                token(t, out);
+            }
+            break;
+        }
+        i += sep_len;
+        start = i;
+        if t.len() < 4 || t.len() > 2048 {
+            continue;
+        }
+        token(t, out);
     }
+}
+
+/// The old cut of [`scan_tokens`] (`split(is_separator)`), to hold the byte-wise one to.
+#[cfg(test)]
+fn scan_tokens_reference(text: &str, out: &mut Out) {
     for raw in text.split(is_separator) {
         if out.vals.len() >= MAX_VALUES {
             break;
@@ -1335,6 +1366,11 @@ fn numbers(text: &str, out: &mut Out) {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        // Only a digit or `+` can start a number: the bytes before the next one are skipped.
+        match b[i..].iter().position(|c| c.is_ascii_digit() || *c == b'+') {
+            Some(p) => i += p,
+            None => break,
+        }
         if out.vals.len() >= MAX_VALUES {
             return;
         }
@@ -1393,7 +1429,64 @@ fn numbers(text: &str, out: &mut Out) {
             i += 1;
         }
     }
-    // IBANs in groups of four ("DE89 3704 0044 0532 0130 00").
+    ibans(text, out);
+}
+
+/// IBANs in groups of four ("DE89 3704 0044 0532 0130 00"), upper-cased: a start (two letters
+/// and two digits at a word start) is always followed by a space, so only the bytes four before
+/// each space are tried, in order, each past the groups of the IBAN before it.
+fn ibans(text: &str, out: &mut Out) {
+    let b = text.as_bytes();
+    let mut next = 0;
+    for p in memchr::memchr_iter(b' ', b) {
+        let Some(j) = p.checked_sub(4) else {
+            continue;
+        };
+        if j < next {
+            continue;
+        }
+        let boundary = j == 0 || !b[j - 1].is_ascii_alphanumeric();
+        if !(boundary
+            && b[j].is_ascii_alphabetic()
+            && b[j + 1].is_ascii_alphabetic()
+            && b[j + 2].is_ascii_digit()
+            && b[j + 3].is_ascii_digit())
+        {
+            continue;
+        }
+        // The first group is the country and check digits; then groups of four, the last one
+        // possibly shorter.
+        let mut k = j + 4;
+        let mut s = text[j..j + 4].to_ascii_uppercase();
+        while k < b.len() && b[k] == b' ' && s.len() < 34 {
+            let g_start = k + 1;
+            let mut g_end = g_start;
+            while g_end < b.len() && b[g_end].is_ascii_alphanumeric() {
+                g_end += 1;
+            }
+            let g = g_end - g_start;
+            if g == 0 || g > 4 {
+                break;
+            }
+            s.push_str(&text[g_start..g_end].to_ascii_uppercase());
+            k = g_end;
+            if g < 4 {
+                break;
+            }
+        }
+        if out.vals.len() >= MAX_VALUES {
+            return;
+        }
+        if let Some(v) = iban(&s) {
+            out.push(kind::IBAN, v);
+        }
+        next = k.max(j + 1);
+    }
+}
+
+/// The old IBAN pass of [`numbers`] (every byte of an upper-cased copy), to hold [`ibans`] to.
+#[cfg(test)]
+fn ibans_reference(text: &str, out: &mut Out) {
     let up = text.to_ascii_uppercase();
     let ub = up.as_bytes();
     let mut j = 0;
@@ -2026,6 +2119,91 @@ fn split_addresses(m: &serde_json::Map<String, Value>, out: &mut Vec<Val>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ibans_at_spaces_equal_the_byte_by_byte_pass() {
+        let mut texts: Vec<String> = [
+            "",
+            "DE89 3704 0044 0532 0130 00",
+            "pay de89 3704 0044 0532 0130 00 now, GB82 WEST 1234 5698 7654 32.",
+            "xDE89 3704 0044 0532 0130 00 DE89 3704 DE89 3704 0044 0532 0130 00",
+            "FR14 2004 1010 0505 0001 3M02 606 é NL91 ABNA 0417 1643 00\u{a0}AB12 ",
+            "AB12 AB12 AB12 CD34 5678 9012 3456 7890 1234 5678 9012 3456",
+            "é DE89 3704 0044 0532 0130 00é",
+        ]
+        .map(String::from)
+        .to_vec();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for f in files {
+            let body = std::fs::read_to_string(&f).unwrap_or_default();
+            for line in body.lines().take(300) {
+                let v: Value = serde_json::from_str(line).unwrap_or_default();
+                if let Some(t) = v.get("text").and_then(Value::as_str) {
+                    texts.push(t.to_string());
+                }
+            }
+        }
+        let mut found = 0;
+        for t in &texts {
+            let (mut a, mut b) = (Out::default(), Out::default());
+            ibans(t, &mut a);
+            ibans_reference(t, &mut b);
+            assert_eq!(a.vals, b.vals, "{t:?}");
+            found += a.vals.len();
+        }
+        assert!(found >= 4, "{found}");
+    }
+
+    #[test]
+    fn byte_wise_token_cut_equals_the_split() {
+        let mut texts: Vec<String> = [
+            "",
+            "a",
+            "mail me@x.example.com\u{a0}now, see https://é.example/ü?q=1 (ok)",
+            "\u{2003}x@y.io\u{3000}\u{2028}bad.host.example\u{85}end",
+            "ééé https://a.example/path\u{a0}",
+            "tail-without-separator ünïcode@mail.example.org",
+        ]
+        .map(String::from)
+        .to_vec();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for f in files {
+            let body = std::fs::read_to_string(&f).unwrap_or_default();
+            for line in body.lines().take(300) {
+                let v: Value = serde_json::from_str(line).unwrap_or_default();
+                if let Some(t) = v.get("text").and_then(Value::as_str) {
+                    texts.push(t.to_string());
+                }
+            }
+        }
+        assert!(texts.len() > 100);
+        for t in &texts {
+            let (mut a, mut b) = (Out::default(), Out::default());
+            scan_tokens(t, &mut a);
+            scan_tokens_reference(t, &mut b);
+            assert_eq!(a.vals, b.vals, "{t:?}");
+        }
+        // The value cap stops both at the same token.
+        let many: String = (0..3000).map(|i| format!("u{i}@x.example ")).collect();
+        let (mut a, mut b) = (Out::default(), Out::default());
+        scan_tokens(&many, &mut a);
+        scan_tokens_reference(&many, &mut b);
+        assert_eq!(a.vals, b.vals);
+    }
 
     fn has(vals: &[Val], kind: &str, text: &str) -> bool {
         vals.iter().any(|v| v.kind == kind && v.text == text)

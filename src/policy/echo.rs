@@ -440,6 +440,17 @@ fn families_ascii(b: &[u8]) -> u16 {
             i += 1;
         }
         let w = &b[start..i];
+        // A word of three bytes or more whose lower-cased first three bytes start no action
+        // word is none ([`may_be_action`], as [`word_families`] tests it), without a copy.
+        if w.len() >= 3
+            && !may_be_action(&[
+                w[0].to_ascii_lowercase(),
+                w[1].to_ascii_lowercase(),
+                w[2].to_ascii_lowercase(),
+            ])
+        {
+            continue;
+        }
         if (2..=40).contains(&w.len()) {
             for (d, c) in buf.iter_mut().zip(w) {
                 *d = c.to_ascii_lowercase();
@@ -818,31 +829,62 @@ fn printed_structure(text: &str) -> bool {
     t.starts_with(['{', '[']) || ["{\"", "{'", "[\"", "['"].iter().any(|p| t.contains(p))
 }
 
-/// Sentence-like units of a text, with how each stands to the one before ([`Brk`]). A unit
-/// ends at `.`, `!`, `?` or `;` followed by white space, at a line that starts a list item, a
-/// `key:` or a bracket, at a blank line, and (in a printed structure, [`printed_structure`])
-/// at the separators between its fields; a plain line break (wrapped text) does not end it.
-/// A literal `\n` (backslash and n, as in a printed string) counts as a line break.
-fn units(text: &str) -> Vec<(Brk, String)> {
+/// The text [`units`] cuts: an output capped at [`SCAN_BYTES`], with a literal `\n` (backslash
+/// and n, as in a printed string) read as a line break and `''` as `'`; borrowed when neither
+/// occurs. Also whether it is a printed structure ([`printed_structure`], of the capped text).
+fn units_text(text: &str) -> (std::borrow::Cow<'_, str>, bool) {
     let text = crate::text::cap(text, SCAN_BYTES);
     let structured = printed_structure(text);
-    let text = text.replace("\\n", "\n").replace("''", "'");
-    let mut out: Vec<(Brk, String)> = Vec::new();
-    let mut cur = String::new();
+    let text = if text.contains("\\n") || text.contains("''") {
+        std::borrow::Cow::Owned(text.replace("\\n", "\n").replace("''", "'"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    (text, structured)
+}
+
+/// Sentence-like units of a text, with how each stands to the one before ([`Brk`]). A unit
+/// ends at `.`, `!`, `?` or `;` followed by white space, at a line that starts a list item, a
+/// `key:` or a bracket, at a blank line, and (in a printed structure, `structured`,
+/// [`printed_structure`]) at the separators between its fields; a plain line break (wrapped
+/// text) does not end it. `text` is prepared by [`units_text`]. A unit inside one line is a
+/// slice of `text`; one that runs over lines is a copy, its lines (left-trimmed) joined by a
+/// space.
+fn units(text: &str, structured: bool) -> Vec<(Brk, std::borrow::Cow<'_, str>)> {
+    use std::borrow::Cow;
+    let mut out: Vec<(Brk, Cow<'_, str>)> = Vec::new();
+    // The unit being built: `pending` (the lines before the current one, already joined),
+    // then `seg` (bytes of one line, borrowed).
+    let mut pending = String::new();
     let mut brk = Brk::Hard;
-    let flush = |cur: &mut String, out: &mut Vec<(Brk, String)>, brk: &mut Brk, next: Brk| {
-        if !cur.trim().is_empty() {
-            out.push((*brk, std::mem::take(cur)));
+    fn flush<'a>(
+        pending: &mut String,
+        seg: &'a str,
+        out: &mut Vec<(Brk, std::borrow::Cow<'a, str>)>,
+        brk: &mut Brk,
+        next: Brk,
+    ) {
+        if !(pending.trim().is_empty() && seg.trim().is_empty()) {
+            let u = if pending.is_empty() {
+                std::borrow::Cow::Borrowed(seg)
+            } else {
+                let mut p = std::mem::take(pending);
+                p.push_str(seg);
+                std::borrow::Cow::Owned(p)
+            };
+            out.push((*brk, u));
             *brk = next;
         } else {
-            cur.clear();
+            pending.clear();
             if next == Brk::Hard || *brk == Brk::Hard {
                 *brk = Brk::Hard;
             } else {
                 *brk = next;
             }
         }
-    };
+    }
+    // The rest of the line before, not yet ended.
+    let mut carry: &str = "";
     // The previous line: its kind, indentation and whether it ended a sentence.
     let mut prev_prose_end = false;
     let mut prev_field = false;
@@ -859,42 +901,60 @@ fn units(text: &str) -> Vec<(Brk, String)> {
                     || (prev_prose_end && indent >= prev_indent))
             {
                 field = true;
-                flush(&mut cur, &mut out, &mut brk, Brk::Field);
+                flush(&mut pending, carry, &mut out, &mut brk, Brk::Field);
             } else if starts_paragraph(t) {
-                flush(&mut cur, &mut out, &mut brk, Brk::Hard);
+                flush(&mut pending, carry, &mut out, &mut brk, Brk::Hard);
             } else {
-                cur.push(' ');
+                pending.push_str(carry);
+                pending.push(' ');
             }
         }
-        let mut chars = t.char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
-            let next = chars.peek().map(|&(_, n)| n);
+        let mut start = 0;
+        let b = t.as_bytes();
+        for (i, c) in t.char_indices() {
+            let after = i + c.len_utf8();
             if structured {
+                let mut rest = t[after..].chars();
+                let next = rest.next();
                 // JSON separators between string fields: `", "`, `": "`, `{"`, `"}`; the same
                 // with single quotes in a printed dictionary (`', '`, `': '`).
-                let after_next = t[i + c.len_utf8()..].chars().nth(1);
+                let after_next = rest.next();
                 if (c == '"' && matches!(next, Some(',' | ':' | '}' | ']')))
                     || (c == '\''
                         && matches!(next, Some(',' | ':' | '}' | ']'))
                         && after_next.is_none_or(|a| a.is_whitespace() || a == '\'' || a == '"'))
                 {
-                    cur.push(c);
-                    flush(&mut cur, &mut out, &mut brk, Brk::Hard);
+                    flush(
+                        &mut pending,
+                        &t[start..after],
+                        &mut out,
+                        &mut brk,
+                        Brk::Hard,
+                    );
+                    start = after;
                     continue;
                 }
                 if matches!(c, '{' | '[') && matches!(next, Some('"' | '\'')) {
-                    flush(&mut cur, &mut out, &mut brk, Brk::Hard);
-                    cur.push(c);
+                    flush(&mut pending, &t[start..i], &mut out, &mut brk, Brk::Hard);
+                    start = i;
                     continue;
                 }
             }
-            cur.push(c);
-            if matches!(c, '.' | '!' | '?' | ';' | '。') && next.is_none_or(char::is_whitespace) {
-                // The next sentence of a field line is part of the same form.
-                let next_brk = if field { Brk::Field } else { Brk::Soft };
-                flush(&mut cur, &mut out, &mut brk, next_brk);
+            if matches!(c, '.' | '!' | '?' | ';' | '。') {
+                let ends = match b.get(after) {
+                    None => true,
+                    Some(&n) if n.is_ascii() => (n as char).is_whitespace(),
+                    Some(_) => t[after..].chars().next().is_none_or(char::is_whitespace),
+                };
+                if ends {
+                    // The next sentence of a field line is part of the same form.
+                    let next_brk = if field { Brk::Field } else { Brk::Soft };
+                    flush(&mut pending, &t[start..after], &mut out, &mut brk, next_brk);
+                    start = after;
+                }
             }
         }
+        carry = &t[start..];
         let te = t.trim_end();
         prev_field = field;
         // A lead-in that names an action and ends in a colon ("Create the event with these
@@ -911,7 +971,7 @@ fn units(text: &str) -> Vec<(Brk, String)> {
             prev_prose_end = te.ends_with(['.', ':', '!']);
         }
     }
-    flush(&mut cur, &mut out, &mut brk, Brk::Hard);
+    flush(&mut pending, carry, &mut out, &mut brk, Brk::Hard);
     out
 }
 
@@ -967,7 +1027,8 @@ fn vals_of<'a>(memo: &mut std::collections::HashMap<&'a str, Vals>, u: &'a str) 
 pub fn instructed_values(output: &str) -> Vec<Instructed> {
     let mut out: Vec<Instructed> = Vec::new();
     let mut toks: Vec<Instructed> = Vec::new();
-    let us = units(output);
+    let (text, structured) = units_text(output);
+    let us = units(&text, structured);
     // The own families of the last [`WINDOW`] units of the paragraph, newest last.
     let mut recent: Vec<u16> = Vec::with_capacity(WINDOW + 1);
     // The values of the last [`BACK`] units of the paragraph, newest last: each unit with its
@@ -1045,7 +1106,7 @@ pub fn instructed_values(output: &str) -> Vec<Instructed> {
             add(&mut out, &mut toks, v, fam);
         }
         if BACK > 0 {
-            behind.push((u.as_str(), vals));
+            behind.push((u, vals));
             if behind.len() > BACK {
                 behind.remove(0);
             }
@@ -1463,6 +1524,149 @@ fn prompt_numbers(p: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The old `units`, building each unit char by char: the borrowed-slice cut must equal it.
+    /// Sentence-like units of a text, with how each stands to the one before ([`Brk`]). A unit
+    /// ends at `.`, `!`, `?` or `;` followed by white space, at a line that starts a list item, a
+    /// `key:` or a bracket, at a blank line, and (in a printed structure, [`printed_structure`])
+    /// at the separators between its fields; a plain line break (wrapped text) does not end it.
+    /// A literal `\n` (backslash and n, as in a printed string) counts as a line break.
+    fn units_reference(text: &str) -> Vec<(Brk, String)> {
+        let text = crate::text::cap(text, SCAN_BYTES);
+        let structured = printed_structure(text);
+        let text = text.replace("\\n", "\n").replace("''", "'");
+        let mut out: Vec<(Brk, String)> = Vec::new();
+        let mut cur = String::new();
+        let mut brk = Brk::Hard;
+        let flush = |cur: &mut String, out: &mut Vec<(Brk, String)>, brk: &mut Brk, next: Brk| {
+            if !cur.trim().is_empty() {
+                out.push((*brk, std::mem::take(cur)));
+                *brk = next;
+            } else {
+                cur.clear();
+                if next == Brk::Hard || *brk == Brk::Hard {
+                    *brk = Brk::Hard;
+                } else {
+                    *brk = next;
+                }
+            }
+        };
+        // The previous line: its kind, indentation and whether it ended a sentence.
+        let mut prev_prose_end = false;
+        let mut prev_field = false;
+        let mut prev_indent = 0usize;
+        for (li, line) in text.split('\n').enumerate() {
+            let t = line.trim_start();
+            let indent = line.len() - t.len();
+            let key_line = is_key_line(t);
+            let mut field = false;
+            if li > 0 {
+                // The first field may be indented under its sentence; the others line up.
+                if key_line
+                    && ((prev_field && indent == prev_indent)
+                        || (prev_prose_end && indent >= prev_indent))
+                {
+                    field = true;
+                    flush(&mut cur, &mut out, &mut brk, Brk::Field);
+                } else if starts_paragraph(t) {
+                    flush(&mut cur, &mut out, &mut brk, Brk::Hard);
+                } else {
+                    cur.push(' ');
+                }
+            }
+            let mut chars = t.char_indices().peekable();
+            while let Some((i, c)) = chars.next() {
+                let next = chars.peek().map(|&(_, n)| n);
+                if structured {
+                    // JSON separators between string fields: `", "`, `": "`, `{"`, `"}`; the same
+                    // with single quotes in a printed dictionary (`', '`, `': '`).
+                    let after_next = t[i + c.len_utf8()..].chars().nth(1);
+                    if (c == '"' && matches!(next, Some(',' | ':' | '}' | ']')))
+                        || (c == '\''
+                            && matches!(next, Some(',' | ':' | '}' | ']'))
+                            && after_next
+                                .is_none_or(|a| a.is_whitespace() || a == '\'' || a == '"'))
+                    {
+                        cur.push(c);
+                        flush(&mut cur, &mut out, &mut brk, Brk::Hard);
+                        continue;
+                    }
+                    if matches!(c, '{' | '[') && matches!(next, Some('"' | '\'')) {
+                        flush(&mut cur, &mut out, &mut brk, Brk::Hard);
+                        cur.push(c);
+                        continue;
+                    }
+                }
+                cur.push(c);
+                if matches!(c, '.' | '!' | '?' | ';' | '。') && next.is_none_or(char::is_whitespace)
+                {
+                    // The next sentence of a field line is part of the same form.
+                    let next_brk = if field { Brk::Field } else { Brk::Soft };
+                    flush(&mut cur, &mut out, &mut brk, next_brk);
+                }
+            }
+            let te = t.trim_end();
+            prev_field = field;
+            // A lead-in that names an action and ends in a colon ("Create the event with these
+            // details:") reads as a key line with no value: it opens a form too.
+            let lead_in = key_line && te.ends_with(':') && families(te) != 0;
+            prev_prose_end = !te.is_empty()
+                && (!starts_paragraph(t) || lead_in)
+                && te.ends_with(['.', ':', '!']);
+            if !te.is_empty() {
+                prev_indent = indent;
+            }
+            // A prose line after a list item's line may itself be an action line (`- Please
+            // create the event:` then `Title: X`).
+            if !te.is_empty() && !key_line && (t.starts_with("- ") || t.starts_with("* ")) {
+                prev_prose_end = te.ends_with(['.', ':', '!']);
+            }
+        }
+        flush(&mut cur, &mut out, &mut brk, Brk::Hard);
+        out
+    }
+
+    #[test]
+    fn units_on_slices_equal_the_char_by_char_cut() {
+        let mut texts: Vec<String> = vec![
+            "".into(),
+            "a".into(),
+            "One. Two!  Three?\nfour; five\n\n- item. x\n  Title: X\n  Date: Y. Z.\n".into(),
+            "Please create the event:\nTitle: Lunch\nWhen: noon\nthen more text".into(),
+            "{\"a\": \"b\", \"c\": \"d. e\"}\n['x', 'y': 'z']".into(),
+            "line\\nsecond line with it''s quote. 。next。 é. ü!\u{a0}x".into(),
+            "  \n \t\n.\n. .\n\"\",\n{\"\n'':\n".into(),
+            "Ω. Ωx.Ω\n* a. b\n• c\n# h\n> q\n| t\n-\nk: v\n".into(),
+        ];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for f in files {
+            let body = std::fs::read_to_string(&f).unwrap_or_default();
+            for line in body.lines().take(400) {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+                for k in ["text", "output", "description"] {
+                    if let Some(t) = v.get(k).and_then(|x| x.as_str()) {
+                        texts.push(t.to_string());
+                    }
+                }
+            }
+        }
+        assert!(texts.len() > 100, "{}", texts.len());
+        for t in &texts {
+            let (text, structured) = units_text(t);
+            let got: Vec<(Brk, String)> = units(&text, structured)
+                .into_iter()
+                .map(|(b, u)| (b, u.into_owned()))
+                .collect();
+            assert_eq!(got, units_reference(t), "{t:?}");
+        }
+    }
 
     #[test]
     fn a_repeated_unit_is_read_once_with_the_same_values() {
