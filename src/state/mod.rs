@@ -126,6 +126,28 @@ pub fn default_db_path() -> Result<PathBuf> {
     Ok(dirs.data_dir().join("intentshield.db"))
 }
 
+/// Turns off SQLite's memory statistics (`SQLITE_CONFIG_MEMSTATUS`) before SQLite is first
+/// initialized in this process: with them on, every allocation SQLite makes takes and releases
+/// a global mutex to count bytes (about 0.15 M instructions of a hook call that only opens the
+/// database, parses its schema and writes one audit row). Nothing here reads the statistics
+/// (`sqlite3_memory_used`, soft heap limits). Once SQLite is initialized the call is refused
+/// with `SQLITE_MISUSE` and changes nothing, which is fine: the setting only saves time. Every
+/// connection this crate opens outside tests calls it first, and `Once` makes the others wait,
+/// so no thread is inside SQLite while it runs (`sqlite3_config` is not thread-safe).
+pub(crate) fn no_memory_statistics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: `sqlite3_config` is documented safe to call before `sqlite3_initialize`
+        // and returns SQLITE_MISUSE (changing nothing) after; MEMSTATUS takes one int.
+        let _ = unsafe {
+            rusqlite::ffi::sqlite3_config(
+                rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS,
+                0 as std::os::raw::c_int,
+            )
+        };
+    });
+}
+
 /// An open database.
 pub struct Store {
     conn: Connection,
@@ -159,6 +181,7 @@ impl Store {
             }
         }
         create_private_file(path);
+        no_memory_statistics();
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -201,6 +224,7 @@ impl Store {
             }
             _ => {}
         }
+        no_memory_statistics();
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -227,6 +251,7 @@ impl Store {
     ///
     /// A database error when SQLite cannot allocate the database or create the schema.
     pub fn open_in_memory() -> Result<Store> {
+        no_memory_statistics();
         let conn = Connection::open_in_memory()?;
         let mut store = Store {
             conn,
@@ -401,4 +426,31 @@ pub fn last_decision_of(db: &Path, harness: &str) -> Result<Option<i64>> {
         |r| r.get::<_, Option<i64>>(0),
     )
     .map_err(plain)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hook leaves its connection open when it exits (`hook::run`) and SQLite runs without
+    /// memory statistics: what a committed transaction wrote is there for the next process, and
+    /// the WAL a connection left open is read back by a new one.
+    #[test]
+    fn committed_writes_survive_a_connection_left_open() {
+        no_memory_statistics();
+        no_memory_statistics();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let mut s = Store::open(&path).unwrap();
+        s.begin().unwrap();
+        s.touch_session("s1", "claude", true).unwrap();
+        s.taint("s1", "test reason").unwrap();
+        s.commit().unwrap();
+        std::mem::forget(s);
+        let t = Store::open(&path).unwrap();
+        let st = t.session_state("s1").unwrap().expect("session row");
+        assert!(st.tainted);
+        let r = Store::open_read_only(&path).unwrap();
+        assert!(r.session_state("s1").unwrap().expect("row").tainted);
+    }
 }

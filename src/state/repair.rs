@@ -84,6 +84,7 @@ pub fn health(db: &Path) -> Health {
     // or rewrite a WAL index, changing what a person may want to inspect). When that cannot
     // tell (a hot journal, a WAL without its index), the state is unknown and nothing is moved.
     let open = || {
+        super::no_memory_statistics();
         let c = Connection::open_with_flags(
             db,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
