@@ -37,6 +37,8 @@ pub mod provenance;
 pub mod session;
 pub mod shell;
 pub mod state;
+#[cfg(test)]
+mod test_corpora;
 pub mod text;
 pub mod threats;
 pub mod wrap;

@@ -2133,23 +2133,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        files.sort();
-        for f in files {
-            let body = std::fs::read_to_string(&f).unwrap_or_default();
-            for line in body.lines().take(300) {
-                let v: Value = serde_json::from_str(line).unwrap_or_default();
-                if let Some(t) = v.get("text").and_then(Value::as_str) {
-                    texts.push(t.to_string());
-                }
-            }
-        }
+        texts.extend(crate::test_corpora::texts(1, 300));
         let mut found = 0;
         for t in &texts {
             let (mut a, mut b) = (Out::default(), Out::default());
@@ -2173,23 +2157,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        files.sort();
-        for f in files {
-            let body = std::fs::read_to_string(&f).unwrap_or_default();
-            for line in body.lines().take(300) {
-                let v: Value = serde_json::from_str(line).unwrap_or_default();
-                if let Some(t) = v.get("text").and_then(Value::as_str) {
-                    texts.push(t.to_string());
-                }
-            }
-        }
+        texts.extend(crate::test_corpora::texts(1, 300));
         assert!(texts.len() > 100);
         for t in &texts {
             let (mut a, mut b) = (Out::default(), Out::default());

@@ -1433,19 +1433,7 @@ mod tests {
             format!("{}. {}", "y".repeat(1023), "z".repeat(2050)),
             "...  !! ?\n".into(),
         ];
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let Ok(all) = std::fs::read_to_string(e.path()) else {
-                continue;
-            };
-            for line in all.lines().step_by(5) {
-                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
-                    if let Some(t) = v["text"].as_str() {
-                        texts.push(crate::detect::normalize::normalize(t).text);
-                    }
-                }
-            }
-        }
+        texts.extend(crate::test_corpora::normalized(5, usize::MAX));
         for t in &texts {
             assert_eq!(sentences(t), sentences_reference(t), "{t}");
         }
@@ -1454,19 +1442,7 @@ mod tests {
     #[test]
     fn sentence_masks_agree_with_the_slice_comparison() {
         let mut texts: Vec<String> = Vec::new();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let Ok(all) = std::fs::read_to_string(e.path()) else {
-                continue;
-            };
-            for line in all.lines().step_by(3) {
-                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
-                    if let Some(t) = v["text"].as_str() {
-                        texts.push(crate::detect::normalize::normalize(t).text);
-                    }
-                }
-            }
-        }
+        texts.extend(crate::test_corpora::normalized(3, usize::MAX));
         // Every needle inside a sentence, at its end, and cut short.
         for list in LISTS {
             for n in list.iter() {

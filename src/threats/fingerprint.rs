@@ -455,26 +455,16 @@ mod tests {
 
     #[test]
     fn the_ascii_cut_is_the_sentence_cut_on_corpus_texts() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
         let mut n = 0;
-        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let body = std::fs::read_to_string(e.path()).unwrap_or_default();
-            for line in body.lines() {
-                let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-                    continue;
-                };
-                let Some(t) = v.get("text").and_then(|t| t.as_str()) else {
-                    continue;
-                };
-                let want: Vec<Vec<u64>> = sentences(t)
-                    .iter()
-                    .map(|ws| ws.iter().map(|w| word_hash(w)).collect())
-                    .collect();
-                let mut got: Vec<Vec<u64>> = Vec::new();
-                sentence_hashes(t, |h| got.push(h.to_vec()));
-                assert_eq!(got, want, "{t:?}");
-                n += usize::from(t.is_ascii());
-            }
+        for t in &crate::test_corpora::texts(1, usize::MAX) {
+            let want: Vec<Vec<u64>> = sentences(t)
+                .iter()
+                .map(|ws| ws.iter().map(|w| word_hash(w)).collect())
+                .collect();
+            let mut got: Vec<Vec<u64>> = Vec::new();
+            sentence_hashes(t, |h| got.push(h.to_vec()));
+            assert_eq!(got, want, "{t:?}");
+            n += usize::from(t.is_ascii());
         }
         eprintln!("{n} ASCII corpus texts compared");
     }
