@@ -168,19 +168,24 @@ impl Store {
     /// file was written by a newer version; "PATH is not a database file" when something
     /// other than a file is there. A damaged file's message names [`REPAIR_HINT`].
     pub fn open(path: &Path) -> Result<Store> {
-        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        let meta = std::fs::metadata(path);
+        if meta.as_ref().is_ok_and(|m| !m.is_file()) {
             return Err(StateError(format!(
                 "{} is not a database file (a directory?); {REPAIR_HINT}",
                 path.display()
             )));
         }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if !dir.exists() {
-                create_private_dir(dir)
-                    .map_err(|e| StateError(format!("cannot create {}: {e}", dir.display())))?;
+        // Nothing there yet (the first event): its folder and the file, the user's own. An
+        // existing database costs no further call here (this runs on every hook event).
+        if meta.is_err() {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                if !dir.exists() {
+                    create_private_dir(dir)
+                        .map_err(|e| StateError(format!("cannot create {}: {e}", dir.display())))?;
+                }
             }
+            create_private_file(path);
         }
-        create_private_file(path);
         no_memory_statistics();
         let conn = Connection::open_with_flags(
             path,
