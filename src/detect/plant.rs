@@ -976,53 +976,130 @@ const BUCKETS: usize = 4096;
 
 /// The bucket of a byte pair: the low six bits of each byte (collisions only cost a
 /// comparison).
-fn bucket(a: u8, b: u8) -> usize {
-    (usize::from(a & 0x3f) << 6) | usize::from(b & 0x3f)
+const fn bucket(a: u8, b: u8) -> usize {
+    ((a & 0x3f) as usize) << 6 | (b & 0x3f) as usize
 }
 
 /// All needles of [`LISTS`] (each at least two bytes), grouped by the bucket of their first
 /// two bytes: `starts[k]..starts[k + 1]` indexes the needles of bucket `k` in `needles`, each
 /// with its list bit.
 struct Needles {
-    starts: Vec<u16>,
-    needles: Vec<(&'static [u8], u32)>,
+    starts: &'static [u16],
+    needles: &'static [(&'static [u8], u32)],
     /// Per needle: its first (up to) eight bytes as a little-endian word and the mask of the
     /// bytes that word holds (one comparison rules most candidates out).
-    prefix: Vec<(u64, u64)>,
+    prefix: &'static [(u64, u64)],
 }
 
+/// Number of needles (the entries of [`LISTS`] of two bytes or more).
+const N_NEEDLES: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < LISTS.len() {
+        let mut j = 0;
+        while j < LISTS[i].len() {
+            if LISTS[i][j].len() >= 2 {
+                n += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// The tables of [`Needles`], built at compile time: needles grouped by bucket, each bucket
+/// in list order (a counting sort, stable).
+#[allow(clippy::type_complexity)]
+static NEEDLE_TABLES: (
+    [u16; BUCKETS + 1],
+    [(&[u8], u32); N_NEEDLES],
+    [(u64, u64); N_NEEDLES],
+) = {
+    let mut starts = [0u16; BUCKETS + 1];
+    let mut i = 0;
+    while i < LISTS.len() {
+        let mut j = 0;
+        while j < LISTS[i].len() {
+            let n = LISTS[i][j].as_bytes();
+            if n.len() >= 2 {
+                starts[bucket(n[0], n[1]) + 1] += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    let mut k = 0;
+    while k < BUCKETS {
+        starts[k + 1] += starts[k];
+        k += 1;
+    }
+    let mut fill = starts;
+    let empty: &[u8] = &[];
+    let mut needles = [(empty, 0u32); N_NEEDLES];
+    let mut i = 0;
+    while i < LISTS.len() {
+        let mut j = 0;
+        while j < LISTS[i].len() {
+            let n = LISTS[i][j].as_bytes();
+            if n.len() >= 2 {
+                let k = bucket(n[0], n[1]);
+                needles[fill[k] as usize] = (n, 1 << i);
+                fill[k] += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    let mut prefix = [(0u64, 0u64); N_NEEDLES];
+    let mut e = 0;
+    while e < N_NEEDLES {
+        prefix[e] = super::rules::prefix_word_const(needles[e].0);
+        e += 1;
+    }
+    (starts, needles, prefix)
+};
+
+/// The needles, built at compile time.
+static NEEDLES: Needles = Needles {
+    starts: &NEEDLE_TABLES.0,
+    needles: &NEEDLE_TABLES.1,
+    prefix: &NEEDLE_TABLES.2,
+};
+
 impl Needles {
-    /// Built once per process, the first time a text is scanned (about 400 needles).
+    /// The needles (about 400), built at compile time.
     fn get() -> &'static Needles {
-        static N: std::sync::OnceLock<Needles> = std::sync::OnceLock::new();
-        N.get_or_init(|| {
-            let mut all: Vec<(usize, &'static [u8], u32)> = Vec::new();
-            for (i, list) in LISTS.iter().enumerate() {
-                for n in list.iter() {
-                    let n = n.as_bytes();
-                    if n.len() >= 2 {
-                        all.push((bucket(n[0], n[1]), n, 1 << i));
-                    }
+        &NEEDLES
+    }
+
+    /// The tables as the run-time build made them (sorted by bucket, stably), for the test
+    /// that holds the compile-time tables to it.
+    #[cfg(test)]
+    #[allow(clippy::type_complexity)]
+    fn build_at_run_time() -> (Vec<u16>, Vec<(&'static [u8], u32)>, Vec<(u64, u64)>) {
+        let mut all: Vec<(usize, &'static [u8], u32)> = Vec::new();
+        for (i, list) in LISTS.iter().enumerate() {
+            for n in list.iter() {
+                let n = n.as_bytes();
+                if n.len() >= 2 {
+                    all.push((bucket(n[0], n[1]), n, 1 << i));
                 }
             }
-            all.sort_by_key(|x| x.0);
-            let mut starts = vec![0u16; BUCKETS + 1];
-            for &(k, _, _) in &all {
-                starts[k + 1] += 1;
-            }
-            for k in 0..BUCKETS {
-                starts[k + 1] += starts[k];
-            }
-            let prefix = all
-                .iter()
-                .map(|&(_, n, _)| crate::text::prefix_word(n))
-                .collect();
-            Needles {
-                starts,
-                needles: all.into_iter().map(|(_, n, l)| (n, l)).collect(),
-                prefix,
-            }
-        })
+        }
+        all.sort_by_key(|x| x.0);
+        let mut starts = vec![0u16; BUCKETS + 1];
+        for &(k, _, _) in &all {
+            starts[k + 1] += 1;
+        }
+        for k in 0..BUCKETS {
+            starts[k + 1] += starts[k];
+        }
+        let prefix = all
+            .iter()
+            .map(|&(_, n, _)| crate::text::prefix_word(n))
+            .collect();
+        (starts, all.into_iter().map(|(_, n, l)| (n, l)).collect(), prefix)
     }
 
     /// For each sentence `(a, b)` of `text` (sorted, not overlapping), the bits of the lists
@@ -1457,6 +1534,15 @@ mod tests {
         }
     }
     use crate::detect::normalize::normalize;
+
+    #[test]
+    fn needles_built_at_compile_time_are_the_run_time_build() {
+        let (starts, needles, prefix) = Needles::build_at_run_time();
+        let nd = Needles::get();
+        assert_eq!(nd.starts, starts.as_slice());
+        assert_eq!(nd.needles, needles.as_slice());
+        assert_eq!(nd.prefix, prefix.as_slice());
+    }
 
     #[test]
     fn list_masks_are_exactly_the_lists_present() {

@@ -1319,15 +1319,9 @@ pub static RULES: &[Rule] = &[
 struct Engine {
     lits: LiteralIndex,
     /// For each literal id `l`, the rules that own the literal are
-    /// `owners[owner_start[l]..owner_start[l + 1]]`, in rule order (one flat list: the engine
-    /// is built on every hook call, and a list per literal was an allocation each).
-    owner_start: Vec<u32>,
-    owners: Vec<u16>,
-    regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
-    /// For each rule, its [`GATES`] entry (no words: no gate).
-    gates: Vec<Gate>,
-    /// For each rule with a start gate, its pattern anchored at the start (`^(?:…)`).
-    anchored: Vec<OnceLock<Option<regex_lite::Regex>>>,
+    /// `owners[owner_start[l]..owner_start[l + 1]]`, in rule order.
+    owner_start: &'static [u32],
+    owners: &'static [u16],
 }
 
 /// Words at whose start every alternative of `ai!()` begins ("a.i." for `a\.i\.`, "gpt" for
@@ -1605,33 +1599,162 @@ fn gate_places(text: &str, s: usize, e: usize, gate: Gate) -> Vec<usize> {
 ///
 /// Built for a process that scans once: an Aho-Corasick automaton over the ~400 literals cost
 /// about 0.2 ms to build (and 1.2 M instructions under callgrind) before the first byte was
-/// scanned, which the hook pays on every call. This index costs a few microseconds to build: a
-/// 64 Ki-bit set of the literals' first two bytes, and the literals sorted by those two bytes.
+/// scanned, which the hook pays on every call. This index is a 64 Ki-bit set of the literals'
+/// first two bytes and the literals sorted by those two bytes, and it is built at compile time
+/// ([`LitTables::build`], a `const fn`), so a process pays nothing before its first byte.
 /// Scanning tests one bit per text position and compares literals only where a bit is set.
 pub(crate) struct LiteralIndex {
     /// Bit `k` set when some literal starts with the two bytes `k = b0 << 8 | b1`.
-    first2: Box<[u64; 1024]>,
+    first2: &'static [u64; 1024],
     /// `(key, literal id)` sorted by key, for literals of two bytes or more.
-    by_key: Vec<(u16, u32)>,
+    by_key: &'static [(u16, u32)],
     /// Per entry of `by_key`: the literal's first (up to) eight bytes as a little-endian word
     /// and the mask of the bytes that word holds, so that most candidates are ruled out by one
     /// comparison of words instead of a call to compare slices.
-    prefix: Vec<(u64, u64)>,
+    prefix: &'static [(u64, u64)],
     /// Literal ids of one-byte literals, per byte value.
-    single: Vec<(u8, u32)>,
+    single: &'static [(u8, u32)],
     /// `single_set[b]` when some one-byte literal is `b`.
-    single_set: [bool; 256],
+    single_set: &'static [bool; 256],
     /// Per word of `first2`: the number of bits set in the words before it (a rank index).
-    rank: Box<[u32; 1024]>,
+    rank: &'static [u32; 1024],
     /// Per distinct key, in key order (the `r`-th set bit of `first2`): the first entry of
     /// `by_key` with that key, then one past the last key's entries.
-    key_start: Vec<u32>,
-    lits: Vec<&'static str>,
+    key_start: &'static [u32],
+    pub(crate) lits: &'static [&'static str],
+}
+
+/// How many entries the tables of [`LitTables`] need for a list of literals: literals of two
+/// bytes or more, distinct two-byte keys plus one, one-byte literals.
+pub(crate) const fn lit_counts(lits: &[&str]) -> (usize, usize, usize) {
+    let mut seen = [0u64; 1024];
+    let (mut long, mut keys, mut single) = (0, 0, 0);
+    let mut i = 0;
+    while i < lits.len() {
+        let b = lits[i].as_bytes();
+        if b.len() == 1 {
+            single += 1;
+        } else if b.len() >= 2 {
+            long += 1;
+            let k = (b[0] as usize) << 8 | b[1] as usize;
+            if seen[k >> 6] & (1 << (k & 63)) == 0 {
+                seen[k >> 6] |= 1 << (k & 63);
+                keys += 1;
+            }
+        }
+        i += 1;
+    }
+    (long, keys + 1, single)
+}
+
+/// The tables of a [`LiteralIndex`], sized by [`lit_counts`] and built by a `const fn`: a
+/// `static` of this type is in the binary's read-only data, with nothing to build at run time.
+pub(crate) struct LitTables<const L: usize, const K: usize, const S: usize> {
+    first2: [u64; 1024],
+    rank: [u32; 1024],
+    by_key: [(u16, u32); L],
+    prefix: [(u64, u64); L],
+    key_start: [u32; K],
+    single: [(u8, u32); S],
+    single_set: [bool; 256],
+}
+
+impl<const L: usize, const K: usize, const S: usize> LitTables<L, K, S> {
+    /// Builds the tables over lower-case (or exact) literals; ids are positions in `lits`.
+    /// `(L, K, S)` must be `lit_counts(lits)` (a compile-time error otherwise).
+    pub(crate) const fn build(lits: &[&str]) -> Self {
+        let mut t = LitTables {
+            first2: [0; 1024],
+            rank: [0; 1024],
+            by_key: [(0, 0); L],
+            prefix: [(0, 0); L],
+            key_start: [0; K],
+            single: [(0, 0); S],
+            single_set: [false; 256],
+        };
+        let (mut n, mut ns) = (0, 0);
+        let mut id = 0;
+        while id < lits.len() {
+            let b = lits[id].as_bytes();
+            if b.len() == 1 {
+                t.single[ns] = (b[0], id as u32);
+                t.single_set[b[0] as usize] = true;
+                ns += 1;
+            } else if b.len() >= 2 {
+                let k = (b[0] as u16) << 8 | b[1] as u16;
+                t.first2[(k >> 6) as usize] |= 1 << (k & 63);
+                // Insertion keeps (key, id) order: ids arrive increasing, so an entry moves
+                // only past larger keys (a stable sort by key).
+                let mut j = n;
+                while j > 0 && t.by_key[j - 1].0 > k {
+                    t.by_key[j] = t.by_key[j - 1];
+                    j -= 1;
+                }
+                t.by_key[j] = (k, id as u32);
+                n += 1;
+            }
+            id += 1;
+        }
+        assert!(n == L && ns == S, "LitTables sized by lit_counts");
+        let mut e = 0;
+        while e < L {
+            t.prefix[e] = prefix_word_const(lits[t.by_key[e].1 as usize].as_bytes());
+            e += 1;
+        }
+        let mut set = 0u32;
+        let mut w = 0;
+        while w < 1024 {
+            t.rank[w] = set;
+            set += t.first2[w].count_ones();
+            w += 1;
+        }
+        let mut r = 0;
+        let mut e = 0;
+        while e < L {
+            if e == 0 || t.by_key[e - 1].0 != t.by_key[e].0 {
+                t.key_start[r] = e as u32;
+                r += 1;
+            }
+            e += 1;
+        }
+        assert!(r + 1 == K, "LitTables sized by lit_counts");
+        t.key_start[r] = L as u32;
+        t
+    }
+
+    /// The index over these tables; `lits` is the list they were built from.
+    pub(crate) const fn index(&'static self, lits: &'static [&'static str]) -> LiteralIndex {
+        LiteralIndex {
+            first2: &self.first2,
+            by_key: &self.by_key,
+            prefix: &self.prefix,
+            single: &self.single,
+            single_set: &self.single_set,
+            rank: &self.rank,
+            key_start: &self.key_start,
+            lits,
+        }
+    }
+}
+
+/// [`crate::text::prefix_word`] at compile time.
+pub(crate) const fn prefix_word_const(l: &[u8]) -> (u64, u64) {
+    let (mut w, mut m) = (0u64, 0u64);
+    let mut j = 0;
+    while j < l.len() && j < 8 {
+        w |= (l[j] as u64) << (8 * j);
+        m |= 0xFF << (8 * j);
+        j += 1;
+    }
+    (w, m)
 }
 
 impl LiteralIndex {
-    /// Builds the index over lower-case (or exact) literals; ids are positions in `lits`.
+    /// Builds the index at run time (leaking its tables): the reference the compile-time
+    /// tables are held to, and an index over a test's own literals.
+    #[cfg(test)]
     pub(crate) fn new(lits: Vec<&'static str>) -> LiteralIndex {
+        let lits: &'static [&'static str] = Box::leak(lits.into_boxed_slice());
         let mut first2 = Box::new([0u64; 1024]);
         let mut by_key = Vec::with_capacity(lits.len());
         let mut single = Vec::new();
@@ -1647,14 +1770,12 @@ impl LiteralIndex {
                 }
             }
         }
-        // Sorted by (key, id): ids were pushed in increasing order, so a stable sort by key
-        // does it; two byte-wise counting passes cost far less than a comparison sort.
         let by_key = radix_by_key(by_key);
-        let prefix = by_key
+        let prefix: Vec<(u64, u64)> = by_key
             .iter()
             .map(|&(_, id)| crate::text::prefix_word(lits[id as usize].as_bytes()))
             .collect();
-        let mut single_set = [false; 256];
+        let mut single_set = Box::new([false; 256]);
         for &(c, _) in &single {
             single_set[usize::from(c)] = true;
         }
@@ -1672,15 +1793,42 @@ impl LiteralIndex {
         }
         key_start.push(by_key.len() as u32);
         LiteralIndex {
-            first2,
-            by_key,
-            prefix,
-            single,
-            single_set,
-            rank,
-            key_start,
+            first2: Box::leak(first2),
+            by_key: by_key.leak(),
+            prefix: prefix.leak(),
+            single: single.leak(),
+            single_set: Box::leak(single_set),
+            rank: Box::leak(rank),
+            key_start: key_start.leak(),
             lits,
         }
+    }
+
+    /// The tables as plain values, to compare two indexes built differently.
+    #[cfg(test)]
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn parts(
+        &self,
+    ) -> (
+        Vec<u64>,
+        Vec<(u16, u32)>,
+        Vec<(u64, u64)>,
+        Vec<(u8, u32)>,
+        Vec<bool>,
+        Vec<u32>,
+        Vec<u32>,
+        Vec<&'static str>,
+    ) {
+        (
+            self.first2.to_vec(),
+            self.by_key.to_vec(),
+            self.prefix.to_vec(),
+            self.single.to_vec(),
+            self.single_set.to_vec(),
+            self.rank.to_vec(),
+            self.key_start.to_vec(),
+            self.lits.to_vec(),
+        )
     }
 
     /// Every occurrence of every literal found the plain way (each literal tried at every
@@ -1709,7 +1857,7 @@ impl LiteralIndex {
         for i in 0..b.len() {
             let c0 = b[i];
             if singles && self.single_set[usize::from(c0)] {
-                for &(c, id) in &self.single {
+                for &(c, id) in self.single {
                     if c0 == c {
                         f(i, i + 1, id as usize);
                     }
@@ -1747,34 +1895,8 @@ impl LiteralIndex {
     }
 }
 
-/// FNV-1a for the engine's build-time map of literals (SipHash cost more than the rest of the
-/// build; the keys are our own literals, not input).
-#[derive(Default, Clone, Copy)]
-struct FnvBuild;
-
-/// See [`FnvBuild`].
-struct Fnv(u64);
-
-impl std::hash::BuildHasher for FnvBuild {
-    type Hasher = Fnv;
-    fn build_hasher(&self) -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-}
-
 /// `v` sorted by its `u16` keys, stably (LSD radix sort, a byte per pass).
+#[cfg(test)]
 fn radix_by_key(mut v: Vec<(u16, u32)>) -> Vec<(u16, u32)> {
     let mut tmp = vec![(0u16, 0u32); v.len()];
     for shift in [0u32, 8] {
@@ -1795,71 +1917,240 @@ fn radix_by_key(mut v: Vec<(u16, u32)>) -> Vec<(u16, u32)> {
     v
 }
 
-fn engine() -> &'static Engine {
-    static ENGINE: OnceLock<Engine> = OnceLock::new();
-    ENGINE.get_or_init(|| {
-        let mut lits: Vec<&'static str> = Vec::new();
-        // (literal id, rule) in rule order; the last rule recorded per literal drops repeats.
-        let mut pairs: Vec<(u32, u16)> = Vec::with_capacity(2048);
-        let mut last_rule: Vec<u16> = Vec::with_capacity(1024);
-        let mut index: std::collections::HashMap<&'static str, usize, FnvBuild> =
-            std::collections::HashMap::with_capacity_and_hasher(1024, FnvBuild);
-        for (ri, r) in RULES.iter().enumerate() {
-            let ri = ri as u16;
-            for &l in r.literals {
-                let p = *index.entry(l).or_insert_with(|| {
-                    lits.push(l);
-                    last_rule.push(u16::MAX);
-                    lits.len() - 1
-                });
-                if last_rule[p] != ri {
-                    last_rule[p] = ri;
-                    pairs.push((p as u32, ri));
-                }
+/// Number of rules.
+const N_RULES: usize = RULES.len();
+
+/// Number of literal uses over all rules (a literal listed by two rules counts twice).
+const LIT_REFS: usize = {
+    let mut n = 0;
+    let mut ri = 0;
+    while ri < N_RULES {
+        n += RULES[ri].literals.len();
+        ri += 1;
+    }
+    n
+};
+
+/// Byte equality of two strings, at compile time.
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Slots of the compile-time hash set of literals (a power of two above `2 * LIT_REFS`).
+const LIT_SLOTS: usize = 8192;
+
+/// For every literal use, rule by rule in rule order, the literal's id (ids are given in order
+/// of first use), and the number of distinct literals.
+const LIT_IDS: ([u32; LIT_REFS], usize) = {
+    assert!(2 * LIT_REFS < LIT_SLOTS);
+    let mut slots = [u32::MAX; LIT_SLOTS];
+    let mut first: [&str; LIT_REFS] = [""; LIT_REFS];
+    let mut ids = [0u32; LIT_REFS];
+    let (mut n, mut at) = (0usize, 0usize);
+    let mut ri = 0;
+    while ri < N_RULES {
+        let ls = RULES[ri].literals;
+        let mut j = 0;
+        while j < ls.len() {
+            let l = ls[j];
+            // FNV-1a, open addressing with linear probing.
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            let b = l.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                h ^= b[i] as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+                i += 1;
             }
+            let mut slot = (h as usize) & (LIT_SLOTS - 1);
+            loop {
+                let id = slots[slot];
+                if id == u32::MAX {
+                    slots[slot] = n as u32;
+                    first[n] = l;
+                    ids[at] = n as u32;
+                    n += 1;
+                    break;
+                }
+                if str_eq(first[id as usize], l) {
+                    ids[at] = id;
+                    break;
+                }
+                slot = (slot + 1) & (LIT_SLOTS - 1);
+            }
+            at += 1;
+            j += 1;
         }
-        // Grouped by literal (a counting sort keeps the rule order within a literal).
-        let mut owner_start = vec![0u32; lits.len() + 1];
-        for &(l, _) in &pairs {
-            owner_start[l as usize + 1] += 1;
+        ri += 1;
+    }
+    (ids, n)
+};
+
+/// Number of distinct rule literals.
+const N_LITS: usize = LIT_IDS.1;
+
+/// The distinct rule literals; a literal's id is its position.
+static RULE_LITS: [&str; N_LITS] = {
+    let mut out = [""; N_LITS];
+    let (mut at, mut next) = (0, 0);
+    let mut ri = 0;
+    while ri < N_RULES {
+        let ls = RULES[ri].literals;
+        let mut j = 0;
+        while j < ls.len() {
+            if LIT_IDS.0[at] as usize == next {
+                out[next] = ls[j];
+                next += 1;
+            }
+            at += 1;
+            j += 1;
         }
-        for i in 0..lits.len() {
-            owner_start[i + 1] += owner_start[i];
+        ri += 1;
+    }
+    out
+};
+
+/// Sizes of the literal index's tables.
+const LIT_COUNTS: (usize, usize, usize) = lit_counts(&RULE_LITS);
+
+/// The literal index's tables, built at compile time.
+static RULE_TABLES: LitTables<{ LIT_COUNTS.0 }, { LIT_COUNTS.1 }, { LIT_COUNTS.2 }> =
+    LitTables::build(&RULE_LITS);
+
+/// `(literal, rule)` ownerships: a rule that lists a literal twice owns it once.
+const N_OWNERS: usize = owner_tables().2;
+
+/// For each literal id `l`, the rules that own it are `owners[start[l]..start[l + 1]]`, in rule
+/// order; the third value is the number of ownerships (the used length of `owners`).
+const fn owner_tables() -> ([u32; N_LITS + 1], [u16; LIT_REFS], usize) {
+    // Per literal, the last rule that recorded it (drops a rule's repeats).
+    let mut last = [u16::MAX; N_LITS];
+    let mut count = [0u32; N_LITS + 1];
+    let mut at = 0;
+    let mut ri = 0;
+    while ri < N_RULES {
+        let mut j = 0;
+        while j < RULES[ri].literals.len() {
+            let l = LIT_IDS.0[at] as usize;
+            if last[l] != ri as u16 {
+                last[l] = ri as u16;
+                count[l + 1] += 1;
+            }
+            at += 1;
+            j += 1;
         }
-        let mut fill: Vec<u32> = owner_start[..lits.len()].to_vec();
-        let mut owners = vec![0u16; pairs.len()];
-        for &(l, ri) in &pairs {
-            owners[fill[l as usize] as usize] = ri;
-            fill[l as usize] += 1;
+        ri += 1;
+    }
+    let mut l = 0;
+    while l < N_LITS {
+        count[l + 1] += count[l];
+        l += 1;
+    }
+    let start = count;
+    let mut fill = count;
+    let mut owners = [0u16; LIT_REFS];
+    let mut last = [u16::MAX; N_LITS];
+    let mut at = 0;
+    let mut ri = 0;
+    while ri < N_RULES {
+        let mut j = 0;
+        while j < RULES[ri].literals.len() {
+            let l = LIT_IDS.0[at] as usize;
+            if last[l] != ri as u16 {
+                last[l] = ri as u16;
+                owners[fill[l] as usize] = ri as u16;
+                fill[l] += 1;
+            }
+            at += 1;
+            j += 1;
         }
-        Engine {
-            lits: LiteralIndex::new(lits),
-            owner_start,
-            owners,
-            regexes: RULES.iter().map(|_| OnceLock::new()).collect(),
-            anchored: RULES.iter().map(|_| OnceLock::new()).collect(),
-            gates: RULES
-                .iter()
-                .map(|r| {
-                    GATES
-                        .iter()
-                        .find(|(id, _)| *id == r.id)
-                        .map_or(gate(&[], false, false), |&(_, g)| g)
-                })
-                .collect(),
+        ri += 1;
+    }
+    (start, owners, start[N_LITS] as usize)
+}
+
+/// See [`owner_tables`].
+static OWNER_START: [u32; N_LITS + 1] = owner_tables().0;
+
+/// See [`owner_tables`].
+static OWNERS: [u16; N_OWNERS] = {
+    let all = owner_tables().1;
+    let mut out = [0u16; N_OWNERS];
+    let mut i = 0;
+    while i < N_OWNERS {
+        out[i] = all[i];
+        i += 1;
+    }
+    out
+};
+
+/// For each rule, the index of its [`GATES`] entry (`u8::MAX`: no gate).
+static GATE_OF: [u8; N_RULES] = {
+    assert!(GATES.len() < u8::MAX as usize);
+    let mut out = [u8::MAX; N_RULES];
+    let mut ri = 0;
+    while ri < N_RULES {
+        let mut g = 0;
+        while g < GATES.len() {
+            if str_eq(GATES[g].0, RULES[ri].id) {
+                out[ri] = g as u8;
+                break;
+            }
+            g += 1;
         }
-    })
+        ri += 1;
+    }
+    out
+};
+
+/// Rule `ri`'s gate (no words: no gate).
+fn gate_of(ri: usize) -> Gate {
+    match GATES.get(usize::from(GATE_OF[ri])) {
+        Some(&(_, g)) => g,
+        None => gate(&[], false, false),
+    }
+}
+
+/// The engine, all of it built at compile time.
+static ENGINE: Engine = Engine {
+    lits: RULE_TABLES.index(&RULE_LITS),
+    owner_start: &OWNER_START,
+    owners: &OWNERS,
+};
+
+/// Each rule's compiled pattern, compiled on first use.
+static REGEXES: [OnceLock<Option<regex_lite::Regex>>; N_RULES] =
+    [const { OnceLock::new() }; N_RULES];
+
+/// For each rule with a start gate, its pattern anchored at the start (`^(?:…)`), compiled on
+/// first use.
+static ANCHORED: [OnceLock<Option<regex_lite::Regex>>; N_RULES] =
+    [const { OnceLock::new() }; N_RULES];
+
+fn engine() -> &'static Engine {
+    &ENGINE
 }
 
 fn regex_for(i: usize) -> Option<&'static regex_lite::Regex> {
-    engine().regexes[i]
+    REGEXES[i]
         .get_or_init(|| regex_lite::Regex::new(RULES[i].pattern).ok())
         .as_ref()
 }
 
 /// Rule `i`'s pattern anchored at the start of the haystack (for start gates).
 fn anchored_for(i: usize) -> Option<&'static regex_lite::Regex> {
-    engine().anchored[i]
+    ANCHORED[i]
         .get_or_init(|| regex_lite::Regex::new(&format!("^(?:{})", RULES[i].pattern)).ok())
         .as_ref()
 }
@@ -1868,7 +2159,7 @@ fn anchored_for(i: usize) -> Option<&'static regex_lite::Regex> {
 /// window finds it; with a start gate, by anchored runs at the gate's places (see [`Gate`]).
 /// `s` and `e` are char boundaries.
 fn window_match(ri: usize, text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
-    let g = engine().gates[ri];
+    let g = gate_of(ri);
     if g.start {
         let places = gate_places(text, s, e, g);
         if places.is_empty() {
@@ -2199,7 +2490,7 @@ mod tests {
         texts.extend(crate::test_corpora::normalized(3, usize::MAX));
         // Every literal, whole and cut short at the end of a text.
         let eng = engine();
-        for l in &eng.lits.lits {
+        for l in eng.lits.lits {
             texts.push(format!("x {l}"));
             texts.push(l[..crate::text::floor_boundary(l, l.len() - 1)].to_string());
         }
@@ -2257,11 +2548,11 @@ mod tests {
         let eng = engine();
         let (mut matched, mut windows) = (0, 0);
         for (ri, r) in RULES.iter().enumerate() {
-            if eng.gates[ri].words.is_empty() {
+            if gate_of(ri).words.is_empty() {
                 continue;
             }
             let re = regex_for(ri).expect("compiles");
-            let g = eng.gates[ri];
+            let g = gate_of(ri);
             for t in &texts {
                 for m in re.find_iter(t) {
                     matched += 1;
@@ -2334,6 +2625,50 @@ mod tests {
         let mut want = v.clone();
         want.sort_unstable();
         assert_eq!(radix_by_key(v), want);
+    }
+
+    /// The compile-time tables are what the run-time build (the code they replaced) makes.
+    #[test]
+    fn engine_built_at_compile_time_is_the_run_time_build() {
+        let mut lits: Vec<&'static str> = Vec::new();
+        let mut owners: Vec<Vec<u16>> = Vec::new();
+        for (ri, r) in RULES.iter().enumerate() {
+            for &l in r.literals {
+                let p = match lits.iter().position(|&x| x == l) {
+                    Some(p) => p,
+                    None => {
+                        lits.push(l);
+                        owners.push(Vec::new());
+                        lits.len() - 1
+                    }
+                };
+                if owners[p].last() != Some(&(ri as u16)) {
+                    owners[p].push(ri as u16);
+                }
+            }
+        }
+        let eng = engine();
+        assert_eq!(eng.lits.parts(), LiteralIndex::new(lits.clone()).parts());
+        let mut start = vec![0u32];
+        let mut flat = Vec::new();
+        for o in &owners {
+            flat.extend_from_slice(o);
+            start.push(flat.len() as u32);
+        }
+        assert_eq!(eng.owner_start, start.as_slice());
+        assert_eq!(eng.owners, flat.as_slice());
+        for (ri, r) in RULES.iter().enumerate() {
+            let want = GATES.iter().find(|(id, _)| *id == r.id).map(|g| g.1);
+            let got = gate_of(ri);
+            match want {
+                Some(w) => assert!(
+                    w.words == got.words && w.whole == got.whole && w.start == got.start,
+                    "{}",
+                    r.id
+                ),
+                None => assert!(got.words.is_empty(), "{}", r.id),
+            }
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@
 
 use std::sync::OnceLock;
 
-use crate::detect::rules::LiteralIndex;
+use crate::detect::rules::{lit_counts, LitTables, LiteralIndex};
 use crate::text::{ceil_boundary, floor_boundary};
 
 #[rustfmt::skip]
@@ -96,9 +96,9 @@ struct Allow {
 /// What a process builds on first use: the keyword index and a lazy slot per regex.
 struct Engine {
     rules: &'static [Rule],
-    regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
+    regexes: &'static [OnceLock<Option<regex_lite::Regex>>],
     allows: &'static [Allow],
-    allow_regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
+    allow_regexes: &'static [OnceLock<Option<regex_lite::Regex>>],
     /// Indexes into `allows` of the global allowlist.
     global_allows: &'static [usize],
     global_stops: &'static [&'static str],
@@ -120,17 +120,48 @@ pub struct SecretHit<'a> {
     pub end: usize,
 }
 
+/// Sizes of the keyword index's tables.
+const KEYWORD_COUNTS: (usize, usize, usize) = lit_counts(table::KEYWORDS);
+
+/// The keyword index's tables, built at compile time.
+static KEYWORD_TABLES: LitTables<{ KEYWORD_COUNTS.0 }, { KEYWORD_COUNTS.1 }, { KEYWORD_COUNTS.2 }> =
+    LitTables::build(table::KEYWORDS);
+
+/// Each rule's regex, compiled on first use.
+static REGEXES: [OnceLock<Option<regex_lite::Regex>>; table::RULES.len()] =
+    [const { OnceLock::new() }; table::RULES.len()];
+
+/// Each allow entry's regex, compiled on first use.
+static ALLOW_REGEXES: [OnceLock<Option<regex_lite::Regex>>; table::ALLOWS.len()] =
+    [const { OnceLock::new() }; table::ALLOWS.len()];
+
+/// The engine, built at compile time (the regexes compile on first use).
+static ENGINE: Engine = Engine {
+    rules: table::RULES,
+    regexes: &REGEXES,
+    allows: table::ALLOWS,
+    allow_regexes: &ALLOW_REGEXES,
+    global_allows: table::GLOBAL_ALLOWS,
+    global_stops: table::GLOBAL_STOPS,
+    lits: KEYWORD_TABLES.index(table::KEYWORDS),
+    owners: table::OWNERS,
+};
+
 fn engine() -> &'static Engine {
-    static ENGINE: OnceLock<Engine> = OnceLock::new();
-    ENGINE.get_or_init(build)
+    &ENGINE
 }
 
+/// A private engine for a test (its own regex slots, its keyword index built at run time).
+#[cfg(test)]
 fn build() -> Engine {
+    let slots = |n: usize| -> &'static [OnceLock<Option<regex_lite::Regex>>] {
+        Box::leak((0..n).map(|_| OnceLock::new()).collect())
+    };
     Engine {
         rules: table::RULES,
-        regexes: table::RULES.iter().map(|_| OnceLock::new()).collect(),
+        regexes: slots(table::RULES.len()),
         allows: table::ALLOWS,
-        allow_regexes: table::ALLOWS.iter().map(|_| OnceLock::new()).collect(),
+        allow_regexes: slots(table::ALLOWS.len()),
         global_allows: table::GLOBAL_ALLOWS,
         global_stops: table::GLOBAL_STOPS,
         lits: LiteralIndex::new(table::KEYWORDS.to_vec()),

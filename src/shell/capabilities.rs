@@ -1057,18 +1057,9 @@ pub(super) fn lookup(program: &str) -> Option<&'static Cap> {
 
 fn exact(program: &str) -> Option<&'static Cap> {
     // Asked for every command several times per call: the entries that share the name's
-    // first byte (found by an index built once), then a binary search among them.
+    // first byte (found by an index built at compile time), then a binary search among them.
     let first = *program.as_bytes().first()?;
-    let index = FIRST_BYTE.get_or_init(|| {
-        let mut starts = [0u16; 257];
-        for (b, start) in starts.iter_mut().enumerate() {
-            let n = CAPS.partition_point(|c| {
-                usize::from(c.program.as_bytes().first().copied().unwrap_or(0)) < b
-            });
-            *start = u16::try_from(n).unwrap_or(u16::MAX);
-        }
-        starts
-    });
+    let index = &FIRST_BYTE;
     let lo = usize::from(index[usize::from(first)]);
     let hi = usize::from(index[usize::from(first) + 1]);
     let bucket = CAPS.get(lo..hi)?;
@@ -1127,7 +1118,30 @@ fn alternative(program: &str) -> Option<&'static Cap> {
 
 /// For each first byte `b`, where the entries starting with `b` begin in [`CAPS`] (sorted by
 /// name); entry 256 is the table's length.
-static FIRST_BYTE: std::sync::OnceLock<[u16; 257]> = std::sync::OnceLock::new();
+static FIRST_BYTE: [u16; 257] = {
+    // Built at compile time. `CAPS` is sorted by name, so the entries whose first byte is
+    // below `b` are a prefix of it; its length is the start of byte `b`'s entries.
+    let mut starts = [0u16; 257];
+    let mut n = 0;
+    let mut b = 0;
+    while b < 257 {
+        while n < CAPS.len() && first_byte(CAPS[n].program) < b {
+            n += 1;
+        }
+        assert!(n <= u16::MAX as usize);
+        starts[b] = n as u16;
+        b += 1;
+    }
+    starts
+};
+
+/// The first byte of `s` (0 for an empty one), at compile time.
+const fn first_byte(s: &str) -> usize {
+    match s.as_bytes().first() {
+        Some(&c) => c as usize,
+        None => 0,
+    }
+}
 
 /// How `program`'s options read up to the command it runs, when it is a wrapper.
 pub(super) fn wrap_spec(program: &str) -> Option<WrapSpec> {
@@ -1180,6 +1194,20 @@ impl Cap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The compile-time index is what a search of the sorted table finds for every byte.
+    #[test]
+    fn first_byte_index_is_the_partition_of_the_sorted_table() {
+        for (b, &start) in FIRST_BYTE.iter().enumerate() {
+            let n = CAPS.partition_point(|c| {
+                usize::from(c.program.as_bytes().first().copied().unwrap_or(0)) < b
+            });
+            assert_eq!(usize::from(start), n, "byte {b}");
+        }
+        for c in CAPS {
+            assert!(std::ptr::eq(exact(c.program).unwrap(), c), "{}", c.program);
+        }
+    }
 
     #[test]
     fn every_entry_is_consistent() {

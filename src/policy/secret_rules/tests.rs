@@ -316,3 +316,8 @@ fn the_table_is_generated_from_the_tsv() {
     }
     assert_eq!(table::KEYWORDS, parsed.keywords.as_slice());
 }
+
+#[test]
+fn keyword_index_built_at_compile_time_is_the_one_built_at_run_time() {
+    assert_eq!(engine().lits.parts(), build().lits.parts());
+}
