@@ -1099,7 +1099,11 @@ impl Needles {
             .iter()
             .map(|&(_, n, _)| crate::text::prefix_word(n))
             .collect();
-        (starts, all.into_iter().map(|(_, n, l)| (n, l)).collect(), prefix)
+        (
+            starts,
+            all.into_iter().map(|(_, n, l)| (n, l)).collect(),
+            prefix,
+        )
     }
 
     /// For each sentence `(a, b)` of `text` (sorted, not overlapping), the bits of the lists

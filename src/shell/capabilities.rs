@@ -1066,7 +1066,7 @@ fn exact(program: &str) -> Option<&'static Cap> {
     bucket
         .binary_search_by(|c| {
             let rest = c.program.as_bytes().get(1..).unwrap_or(&[]);
-            rest.cmp(program.as_bytes().get(1..).unwrap_or(&[]))
+            cmp_bytes(rest, program.as_bytes().get(1..).unwrap_or(&[]))
         })
         .ok()
         .and_then(|i| bucket.get(i))
@@ -1134,6 +1134,18 @@ static FIRST_BYTE: [u16; 257] = {
     }
     starts
 };
+
+/// `a.cmp(b)` for the short names of [`exact`]'s search, written out so that it is inlined
+/// there (the slice comparison was an out-of-line call per probe in some builds).
+#[inline(always)]
+fn cmp_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
 
 /// The first byte of `s` (0 for an empty one), at compile time.
 const fn first_byte(s: &str) -> usize {
