@@ -10,7 +10,6 @@
 
 use crate::config::{self, Flags};
 use crate::decision::{Decision, Reason, Verdict};
-use crate::detect::{self, TextKind};
 use crate::effects;
 use crate::event::{Event, EventKind, Harness};
 use crate::harness::{self, RenderOptions, Rendered};
@@ -109,8 +108,6 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
     let opts = RenderOptions {
         gemini_ask: cfg.gemini_ask,
     };
-    // The long texts the policy will scan start scanning now, beside the database work.
-    let _prefetch = prefetch_scans(&ev);
     let mut own = paths::own_files(db_path.as_deref().ok(), flags.config.as_ref());
     // Contract files and the registries they name hold what critical values are checked
     // against: no tool may write them.
@@ -187,32 +184,6 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
             out.event = Some(ev);
             out
         }
-    }
-}
-
-/// Starts scanning, on a second thread, the long texts the policy is sure to scan for `ev`
-/// (`detect::prefetch`): a tool's result after it ran, and the string arguments of a call to
-/// a tool whose arguments are always scanned (MCP, web and other tools; `check::injection`).
-/// The decision is the same with or without it.
-fn prefetch_scans(ev: &Event) -> detect::prefetch::Prefetch {
-    use crate::event::ToolKind;
-    let mut args: Vec<String> = Vec::new();
-    match (ev.kind, &ev.tool) {
-        (EventKind::PostTool, Some(_)) => {
-            detect::prefetch::start(ev.output.as_deref().map(|o| (o, TextKind::ToolOutput)))
-        }
-        (EventKind::PreTool, Some(t))
-            if matches!(t.kind, ToolKind::Mcp | ToolKind::WebFetch | ToolKind::Other) =>
-        {
-            crate::provenance::walk_args(&t.input, &mut |_, _, s| {
-                if s.len() >= detect::prefetch::MIN_LEN && args.len() < detect::prefetch::MAX_TEXTS
-                {
-                    args.push(s.to_string());
-                }
-            });
-            detect::prefetch::start(args.iter().map(|s| (s.as_str(), TextKind::Argument)))
-        }
-        _ => detect::prefetch::start([]),
     }
 }
 

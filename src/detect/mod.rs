@@ -11,7 +11,6 @@ pub mod classes;
 pub mod learned;
 pub mod normalize;
 pub mod plant;
-pub mod prefetch;
 pub mod rules;
 pub mod unspecified;
 
@@ -119,10 +118,6 @@ impl Report {
 /// highest weight counts, and the text is flagged when the sum reaches
 /// [`rules::FLAG_THRESHOLD`] (3). Strong rules flag alone; weak ones need another family.
 pub fn scan(text: &str, kind: TextKind) -> Report {
-    // A long text the hook handed to the worker ahead (`prefetch`): the same report.
-    if let Some(r) = prefetch::take(text, kind) {
-        return r;
-    }
     let norm = normalize::normalize(text);
     let mut findings = classes::run(&norm, kind);
     let planted = plant::run(&norm, kind);

@@ -72,31 +72,6 @@ pub fn setup_shape_only(report: &detect::Report) -> bool {
 
 /// Decides a post-tool event for `tool`, whose output (flattened to text) is `output`.
 pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
-    // What needs no scan first: the hook may be scanning this output on a second thread
-    // meanwhile (`detect::prefetch`), and the scan below then only waits for it.
-    // Values the call itself carried were chosen before the output existed.
-    let mut own: Vec<String> = Vec::new();
-    for (_, s) in &provenance::arg_leaves(&tool.input) {
-        own.extend(provenance::extract(s).into_iter().map(|v| v.text));
-    }
-    let extracted = provenance::extract(output);
-    let name = tool.display_name();
-    // Content from outside the user's trust boundary exposes the session, flagged or not.
-    let exposed = super::check::exposure::source(tool, &ctx.config.exposure, &ctx.paths);
-    let (secrets, secret_texts) = secret_digests(tool, output, ctx);
-    // Secret values are kept as digests only (`secret_digests`), never in clear among the
-    // provenance values: a value inside a secret (or holding one) is left out.
-    let is_secret = |v: &str| {
-        secret_texts
-            .iter()
-            .any(|s| (v.len() >= 4 && s.contains(v)) || v.contains(s.as_str()))
-    };
-    // The values an exposed output's sentences ask for (the instruction echo).
-    let mut instructed = if exposed.is_some() {
-        instructed_effects(output, &name, &is_secret)
-    } else {
-        Vec::new()
-    };
     let mut report = detect::scan(output, TextKind::ToolOutput);
     // The setup-note shape alone: the model is told, the session exposed, nothing learned.
     let setup_step = setup_shape_only(&report);
@@ -106,6 +81,12 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
     if report.flagged {
         FLAGGED.with(|f| *f.borrow_mut() = Some((output.len(), report.clone())));
     }
+    // Values the call itself carried were chosen before the output existed.
+    let mut own: Vec<String> = Vec::new();
+    for (_, s) in &provenance::arg_leaves(&tool.input) {
+        own.extend(provenance::extract(s).into_iter().map(|v| v.text));
+    }
+    let extracted = provenance::extract(output);
     // The texts of all of them: the values inside an injected passage that spans the whole
     // output (`split_injected`), without extracting the same text again.
     let all_texts: Vec<String> = if report.flagged {
@@ -118,11 +99,24 @@ pub fn evaluate(tool: &Tool, output: &str, ctx: &Context<'_>) -> Evaluation {
         .filter(|v| !own.contains(&v.text))
         .map(|v| (v.text, v.kind))
         .collect();
+    let name = tool.display_name();
+    // Content from outside the user's trust boundary exposes the session, flagged or not.
+    let exposed = super::check::exposure::source(tool, &ctx.config.exposure, &ctx.paths);
+    let (secrets, secret_texts) = secret_digests(tool, output, ctx);
+    // Secret values are kept as digests only (`secret_digests`), never in clear among the
+    // provenance values: a value inside a secret (or holding one) is left out.
+    let is_secret = |v: &str| {
+        secret_texts
+            .iter()
+            .any(|s| (v.len() >= 4 && s.contains(v)) || v.contains(s.as_str()))
+    };
     let vals: Vec<ValuePair> = vals.into_iter().filter(|(v, _)| !is_secret(v)).collect();
-    // A setup note in a result that did not expose the session asks for values too.
-    if exposed.is_none() && setup_step {
-        instructed = instructed_effects(output, &name, &is_secret);
-    }
+    // The values an exposed output's sentences ask for (the instruction echo).
+    let instructed = if exposed.is_some() || setup_step {
+        instructed_effects(output, &name, &is_secret)
+    } else {
+        Vec::new()
+    };
     if report.flagged {
         let mut families: Vec<&str> = report.findings.iter().map(|f| f.family).collect();
         families.dedup();
