@@ -68,19 +68,27 @@ impl StrTable {
     }
 
     /// The entries `first..first + count` (fewer past the end).
-    pub fn range(
-        &self,
-        first: usize,
-        count: usize,
-    ) -> impl ExactSizeIterator<Item = &'static str> + Clone + '_ {
+    pub fn range(&self, first: usize, count: usize) -> Iter {
         let end = first.saturating_add(count).min(self.len());
         let first = first.min(end);
-        (first..end).map(move |i| self.at(i))
+        let start = match first.checked_sub(1) {
+            Some(p) => self.ends[p] as usize,
+            None => 0,
+        };
+        Iter {
+            joined: self.joined,
+            ends: self.ends[first..end].iter(),
+            start,
+        }
     }
 
     /// The entries in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'static str> + Clone + '_ {
-        self.range(0, self.len())
+    pub fn iter(&self) -> Iter {
+        Iter {
+            joined: self.joined,
+            ends: self.ends.iter(),
+            start: 0,
+        }
     }
 
     /// True when some entry equals `s`.
@@ -88,9 +96,71 @@ impl StrTable {
         self.iter().any(|e| e == s)
     }
 
+    /// Binary search for `s` in a table sorted in byte order (as `slice::binary_search`).
+    ///
+    /// # Errors
+    ///
+    /// `Err(i)` when `s` is absent, `i` being where it would be inserted.
+    pub fn binary_search(&self, s: &str) -> Result<usize, usize> {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.at(mid).cmp(s) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Ok(mid),
+            }
+        }
+        Err(lo)
+    }
+
     /// The entries as a vector (for code that wants a slice).
     pub fn to_vec(&self) -> Vec<&'static str> {
         self.iter().collect()
+    }
+}
+
+/// Iterator over entries of a [`StrTable`] (each a slice of the joined string).
+#[derive(Debug, Clone)]
+pub struct Iter {
+    joined: &'static str,
+    ends: std::slice::Iter<'static, u32>,
+    start: usize,
+}
+
+impl Iterator for Iter {
+    type Item = &'static str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'static str> {
+        let end = *self.ends.next()? as usize;
+        let s = self.joined.get(self.start..end).unwrap_or("");
+        self.start = end;
+        Some(s)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.ends.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Iter {}
+
+impl IntoIterator for StrTable {
+    type Item = &'static str;
+    type IntoIter = Iter;
+
+    fn into_iter(self) -> Iter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for &StrTable {
+    type Item = &'static str;
+    type IntoIter = Iter;
+
+    fn into_iter(self) -> Iter {
+        self.iter()
     }
 }
 
@@ -183,6 +253,22 @@ mod tests {
         assert_eq!(WORDS.at(usize::MAX), "");
         assert!(WORDS.contains("gamma") && WORDS.contains("") && !WORDS.contains("gam"));
         assert_eq!(FROM_LIST.to_vec(), LIST);
+        let mut got = Vec::new();
+        for w in &WORDS {
+            got.push(w);
+        }
+        assert_eq!(got, want);
+        assert_eq!(WORDS.range(1, 3).len(), 3);
+    }
+
+    #[test]
+    fn binary_search_agrees_with_the_slice_one() {
+        let sorted = ["", "a", "ab", "b", "bb", "βeta"];
+        static SORTED: StrTable = str_table!["", "a", "ab", "b", "bb", "βeta"];
+        for probe in ["", "a", "aa", "ab", "abc", "b", "ba", "bb", "c", "βeta", "ω"] {
+            assert_eq!(SORTED.binary_search(probe), sorted.binary_search(&probe), "{probe}");
+        }
+        assert_eq!(EMPTY.binary_search("x"), Err(0));
     }
 
     #[test]
