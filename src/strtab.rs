@@ -164,6 +164,36 @@ impl IntoIterator for &StrTable {
     }
 }
 
+/// A list of strings a helper can take either as a slice (`&["a", "b"]`) or as a
+/// [`StrTable`].
+pub trait Strs<'a>: Copy {
+    /// The iterator [`Strs::strs`] returns.
+    type Iter: Iterator<Item = &'a str> + Clone;
+    /// The strings in order.
+    fn strs(self) -> Self::Iter;
+}
+
+impl<'a> Strs<'a> for &'a [&'a str] {
+    type Iter = std::iter::Copied<std::slice::Iter<'a, &'a str>>;
+    fn strs(self) -> Self::Iter {
+        self.iter().copied()
+    }
+}
+
+impl<'a, const N: usize> Strs<'a> for &'a [&'a str; N] {
+    type Iter = std::iter::Copied<std::slice::Iter<'a, &'a str>>;
+    fn strs(self) -> Self::Iter {
+        self.iter().copied()
+    }
+}
+
+impl<'a> Strs<'a> for StrTable {
+    type Iter = std::iter::Map<Iter, fn(&'static str) -> &'a str>;
+    fn strs(self) -> Self::Iter {
+        self.iter().map(|s| s)
+    }
+}
+
 /// Total length in bytes of `list`'s entries.
 pub const fn joined_len(list: &[&str]) -> usize {
     let mut n = 0;
@@ -265,8 +295,14 @@ mod tests {
     fn binary_search_agrees_with_the_slice_one() {
         let sorted = ["", "a", "ab", "b", "bb", "βeta"];
         static SORTED: StrTable = str_table!["", "a", "ab", "b", "bb", "βeta"];
-        for probe in ["", "a", "aa", "ab", "abc", "b", "ba", "bb", "c", "βeta", "ω"] {
-            assert_eq!(SORTED.binary_search(probe), sorted.binary_search(&probe), "{probe}");
+        for probe in [
+            "", "a", "aa", "ab", "abc", "b", "ba", "bb", "c", "βeta", "ω",
+        ] {
+            assert_eq!(
+                SORTED.binary_search(probe),
+                sorted.binary_search(&probe),
+                "{probe}"
+            );
         }
         assert_eq!(EMPTY.binary_search("x"), Err(0));
     }
