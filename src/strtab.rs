@@ -76,24 +76,33 @@ impl StrTable {
             None => 0,
         };
         Iter {
-            joined: self.joined,
+            rest: self.joined.get(start..).unwrap_or(""),
             ends: self.ends[first..end].iter(),
-            start,
+            start: start as u32,
         }
     }
 
     /// The entries in order.
     pub fn iter(&self) -> Iter {
         Iter {
-            joined: self.joined,
+            rest: self.joined,
             ends: self.ends.iter(),
             start: 0,
         }
     }
 
-    /// True when some entry equals `s`.
+    /// True when some entry equals `s` (lengths compared first, bytes only on equal length).
     pub fn contains(&self, s: &str) -> bool {
-        self.iter().any(|e| e == s)
+        let bytes = self.joined.as_bytes();
+        let mut start = 0usize;
+        for &end in self.ends {
+            let end = end as usize;
+            if end - start == s.len() && bytes.get(start..end) == Some(s.as_bytes()) {
+                return true;
+            }
+            start = end;
+        }
+        false
     }
 
     /// Binary search for `s` in a table sorted in byte order (as `slice::binary_search`).
@@ -123,9 +132,11 @@ impl StrTable {
 /// Iterator over entries of a [`StrTable`] (each a slice of the joined string).
 #[derive(Debug, Clone)]
 pub struct Iter {
-    joined: &'static str,
+    /// The joined string from the next entry on.
+    rest: &'static str,
     ends: std::slice::Iter<'static, u32>,
-    start: usize,
+    /// Offset of `rest` in the joined string.
+    start: u32,
 }
 
 impl Iterator for Iter {
@@ -133,8 +144,12 @@ impl Iterator for Iter {
 
     #[inline]
     fn next(&mut self) -> Option<&'static str> {
-        let end = *self.ends.next()? as usize;
-        let s = self.joined.get(self.start..end).unwrap_or("");
+        let end = *self.ends.next()?;
+        let (s, rest) = self
+            .rest
+            .split_at_checked(end.wrapping_sub(self.start) as usize)
+            .unwrap_or(("", ""));
+        self.rest = rest;
         self.start = end;
         Some(s)
     }
