@@ -68,7 +68,7 @@ impl StrTable {
     }
 
     /// The entries `first..first + count` (fewer past the end).
-    pub fn range(&self, first: usize, count: usize) -> Iter {
+    pub fn range(&self, first: usize, count: usize) -> Iter<'static> {
         let end = first.saturating_add(count).min(self.len());
         let first = first.min(end);
         let start = match first.checked_sub(1) {
@@ -83,7 +83,7 @@ impl StrTable {
     }
 
     /// The entries in order.
-    pub fn iter(&self) -> Iter {
+    pub fn iter(&self) -> Iter<'static> {
         Iter {
             rest: self.joined,
             ends: self.ends.iter(),
@@ -131,19 +131,19 @@ impl StrTable {
 
 /// Iterator over entries of a [`StrTable`] (each a slice of the joined string).
 #[derive(Debug, Clone)]
-pub struct Iter {
+pub struct Iter<'a> {
     /// The joined string from the next entry on.
-    rest: &'static str,
-    ends: std::slice::Iter<'static, u32>,
+    rest: &'a str,
+    ends: std::slice::Iter<'a, u32>,
     /// Offset of `rest` in the joined string.
     start: u32,
 }
 
-impl Iterator for Iter {
-    type Item = &'static str;
+impl<'a> Iterator for Iter<'a> {
+    type Item = &'a str;
 
     #[inline]
-    fn next(&mut self) -> Option<&'static str> {
+    fn next(&mut self) -> Option<&'a str> {
         let end = *self.ends.next()?;
         let (s, rest) = self
             .rest
@@ -159,22 +159,22 @@ impl Iterator for Iter {
     }
 }
 
-impl ExactSizeIterator for Iter {}
+impl ExactSizeIterator for Iter<'_> {}
 
 impl IntoIterator for StrTable {
     type Item = &'static str;
-    type IntoIter = Iter;
+    type IntoIter = Iter<'static>;
 
-    fn into_iter(self) -> Iter {
+    fn into_iter(self) -> Iter<'static> {
         self.iter()
     }
 }
 
 impl IntoIterator for &StrTable {
     type Item = &'static str;
-    type IntoIter = Iter;
+    type IntoIter = Iter<'static>;
 
-    fn into_iter(self) -> Iter {
+    fn into_iter(self) -> Iter<'static> {
         self.iter()
     }
 }
@@ -203,9 +203,9 @@ impl<'a, const N: usize> Strs<'a> for &'a [&'a str; N] {
 }
 
 impl<'a> Strs<'a> for StrTable {
-    type Iter = std::iter::Map<Iter, fn(&'static str) -> &'a str>;
-    fn strs(self) -> Self::Iter {
-        self.iter().map(|s| s)
+    type Iter = Iter<'a>;
+    fn strs(self) -> Iter<'a> {
+        self.iter()
     }
 }
 
