@@ -138,7 +138,7 @@ def main():
         for i in range(0, len(common), 8):
             f.write("    " + ", ".join(str(h) for h in common[i:i + 8]) + ",\n")
         f.write("];\n\n/// Domains named in two or more benign texts (and common hosting ones), sorted.\n")
-        f.write("pub(super) static DOMAINS: &[&str] = &[\n")
+        f.write("pub(super) static DOMAINS: crate::strtab::StrTable = crate::str_table![\n")
         for d in doms:
             f.write(f"    {json.dumps(d)},\n")
         f.write("];\n\n/// Benign sentences a threat-pack rule must not match, one per line.\n")

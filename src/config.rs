@@ -401,7 +401,7 @@ fn apply_file_in(cfg: &mut Config, text: &str, base: &std::path::Path) -> Result
 }
 
 /// Every top-level key the config file may hold (`configs/intentshield.toml` shows each).
-pub const KNOWN_KEYS: &[&str] = &[
+pub const KNOWN_KEYS: crate::strtab::StrTable = crate::str_table![
     "review",
     "outputs",
     "gemini_ask",
@@ -426,12 +426,12 @@ pub const KNOWN_KEYS: &[&str] = &[
 /// suggestion when a known key is at most two edits away.
 pub fn check_known_keys<'a>(keys: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
     for k in keys {
-        if KNOWN_KEYS.contains(&k) {
+        if KNOWN_KEYS.contains(k) {
             continue;
         }
         let near = KNOWN_KEYS
             .iter()
-            .map(|known| (edit_distance(k, known), *known))
+            .map(|known| (edit_distance(k, known), known))
             .filter(|(d, _)| *d <= 2)
             .min();
         let hint = near
@@ -440,7 +440,7 @@ pub fn check_known_keys<'a>(keys: impl IntoIterator<Item = &'a str>) -> Result<(
         let shown: String = k.chars().take(64).collect();
         return Err(format!(
             "unknown key '{shown}' ({hint}known keys: {})",
-            KNOWN_KEYS.join(", ")
+            KNOWN_KEYS.to_vec().join(", ")
         ));
     }
     Ok(())

@@ -37,6 +37,7 @@ pub mod provenance;
 pub mod session;
 pub mod shell;
 pub mod state;
+pub mod strtab;
 #[cfg(test)]
 mod test_corpora;
 pub mod text;

@@ -54,7 +54,7 @@ pub struct Val {
 pub const MAX_VALUES: usize = 2000;
 
 /// File extensions that make `name.ext` a file name rather than a host.
-const FILE_EXTS: &[&str] = &[
+const FILE_EXTS: crate::strtab::StrTable = crate::str_table![
     "py",
     "md",
     "json",
@@ -314,7 +314,7 @@ fn normalize_host_with(h: &str, check_ext: bool) -> Option<String> {
     if !(alpha_tld || puny_tld) {
         return None;
     }
-    if check_ext && FILE_EXTS.contains(&tld) {
+    if check_ext && FILE_EXTS.contains(tld) {
         return None;
     }
     // A bare word in prose is a host only under a suffix that exists: one the public suffix
@@ -338,7 +338,7 @@ fn normalize_host_with(h: &str, check_ext: bool) -> Option<String> {
 /// Kubernetes' `.svc`, Docker's `.docker`, `.lab`...) and I2P's `.i2p`: hosts an agent can
 /// reach, although the public suffix list leaves them out. (A host that receives data over the
 /// internet needs a public suffix, which the list knows.)
-const SPECIAL_USE_TLDS: &[&str] = &[
+const SPECIAL_USE_TLDS: crate::strtab::StrTable = crate::str_table![
     "example",
     "invalid",
     "test",
@@ -364,7 +364,7 @@ const SPECIAL_USE_TLDS: &[&str] = &[
 /// knows it, or its last label is in [`SPECIAL_USE_TLDS`]. `host` is lower-case ASCII.
 fn known_suffix(host: &str) -> bool {
     let tld = host.rsplit('.').next().unwrap_or(host);
-    SPECIAL_USE_TLDS.contains(&tld) || psl::suffix(host.as_bytes()).is_some_and(|s| s.is_known())
+    SPECIAL_USE_TLDS.contains(tld) || psl::suffix(host.as_bytes()).is_some_and(|s| s.is_known())
 }
 
 /// Where a host-like word was written, which decides how much it takes to count as a host.
@@ -669,7 +669,7 @@ pub fn repo_of(owner: &str, name: &str) -> Option<String> {
         return None;
     }
     if let Some((_, ext)) = name.rsplit_once('.') {
-        if FILE_EXTS.contains(&ext.to_ascii_lowercase().as_str()) {
+        if FILE_EXTS.contains(ext.to_ascii_lowercase().as_str()) {
             return None;
         }
     }
@@ -987,7 +987,7 @@ fn bracketed_urls(text: &str, out: &mut Out) {
 /// full-width or other compatibility forms (`＠`, `．`, `。`) through NFKC.
 /// Top-level domains an address spelled with ` at ` and ` dot ` may end in (besides any
 /// two-letter country code).
-const SPELLED_TLDS: &[&str] = &[
+const SPELLED_TLDS: crate::strtab::StrTable = crate::str_table![
     "com", "net", "org", "edu", "gov", "mil", "int", "info", "biz", "name", "pro", "io", "dev",
     "app", "xyz", "online", "site", "tech", "store", "cloud", "email", "mail", "invalid",
     "example", "test", "local", "top", "club", "shop", "live", "page",
@@ -1093,7 +1093,7 @@ fn written_out(text: &str) -> Option<String> {
                 .filter(|w| !w.is_empty() && *w != "dot")
                 .collect();
             let tld = labels.last().copied().unwrap_or("");
-            if tld.len() == 2 || SPELLED_TLDS.contains(&tld) {
+            if tld.len() == 2 || SPELLED_TLDS.contains(tld) {
                 format!("{}@{}", &c[1], labels.join("."))
             } else {
                 c[0].to_string()
@@ -1730,7 +1730,7 @@ pub fn is_destination_key(key: &str) -> bool {
         .filter(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
         .to_ascii_lowercase();
-    const EXACT: &[&str] = &[
+    const EXACT: crate::strtab::StrTable = crate::str_table![
         "to",
         "cc",
         "bcc",
@@ -1827,7 +1827,7 @@ pub fn is_destination_key(key: &str) -> bool {
     ];
     // Suffixes name the kind of a destination whatever the prefix: `forward_address`,
     // `wallet_address`, `emailAddress`, `bank_account`, `to_account`, `destination_wallet`.
-    EXACT.contains(&k.as_str())
+    EXACT.contains(k.as_str())
         || k.ends_with("address")
         || k.ends_with("addresses")
         || k.ends_with("account")
@@ -1972,7 +1972,7 @@ fn plain_key(kl: &str) -> bool {
 
 /// Key prefixes (lower-case, letters and digits only) that say a split address's parts are a
 /// destination's: `to_user` + `to_domain`, `recipient_local` + `recipient_host`.
-const SPLIT_PREFIXES: &[&str] = &[
+const SPLIT_PREFIXES: crate::strtab::StrTable = crate::str_table![
     "",
     "to",
     "recipient",
@@ -2805,7 +2805,7 @@ mod written_out_equivalence {
                     .filter(|w| !w.is_empty() && *w != "dot")
                     .collect();
                 let tld = labels.last().copied().unwrap_or("");
-                if tld.len() == 2 || SPELLED_TLDS.contains(&tld) {
+                if tld.len() == 2 || SPELLED_TLDS.contains(tld) {
                     format!("{}@{}", &c[1], labels.join("."))
                 } else {
                     c[0].to_string()

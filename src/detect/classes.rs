@@ -1255,15 +1255,36 @@ fn is_local_host(s: &str) -> bool {
         || s.starts_with("example.org")
 }
 
+/// [`BYTE_CLASS`] bit: an ASCII word byte (letter, digit, `_`, `'`; see `is_word_char`).
+const B_WORD: u8 = 1;
+/// [`BYTE_CLASS`] bit: a byte some shape of [`chunk_shape`] needs.
+const B_SHAPE: u8 = 2;
+
+/// Per byte, its [`B_WORD`] and [`B_SHAPE`] bits (bytes from 0x80 have none: the callers
+/// decode those characters).
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' || c == b'\'' {
+            t[b] |= B_WORD;
+        }
+        if matches!(
+            c,
+            b'.' | b'/' | b'@' | b':' | b'=' | b'~' | b'_' | b'0'..=b'9'
+        ) {
+            t[b] |= B_SHAPE;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// True when `c` holds a byte that some shape of [`chunk_shape`] needs.
 #[inline]
 fn has_shape_byte(c: &str) -> bool {
-    c.bytes().any(|b| {
-        matches!(
-            b,
-            b'.' | b'/' | b'@' | b':' | b'=' | b'~' | b'_' | b'0'..=b'9'
-        )
-    })
+    c.bytes().any(|b| BYTE_CLASS[usize::from(b)] & B_SHAPE != 0)
 }
 
 /// Classes of a whole whitespace-separated chunk from its shape: URL, e-mail, host, IP, path,
@@ -1382,32 +1403,48 @@ fn is_iban(s: &str) -> bool {
         && b[4..].iter().filter(|c| c.is_ascii_digit()).count() >= 10
 }
 
+/// Secret files inside a chunk, by name (each holds a `.` or a `/`, but for the `id_` keys).
+const SECRET_MARKERS: &[&str] = &[
+    ".ssh",
+    "id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    ".aws/",
+    ".aws",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    ".gnupg",
+    ".kube/config",
+    "/etc/shadow",
+    "/etc/passwd",
+    "/environ",
+    ".docker/config",
+    "wallet.dat",
+];
+
+/// True when `t` holds one of [`SECRET_MARKERS`]: one pass over the bytes, comparing only at
+/// the bytes a marker starts with (`.`, `/`, `i`, `w`). Exactly
+/// `SECRET_MARKERS.iter().any(|m| t.contains(m))` (held by a test), without a substring
+/// search per marker.
+fn has_secret_marker(t: &[u8]) -> bool {
+    t.iter().enumerate().any(|(p, &c)| {
+        matches!(c, b'.' | b'/' | b'i' | b'w')
+            && SECRET_MARKERS.iter().any(|m| {
+                let m = m.as_bytes();
+                m[0] == c && t[p..].starts_with(m)
+            })
+    })
+}
+
 /// Secret files and secret-bearing names inside a chunk.
 fn secret_path(t: &str) -> bool {
-    const MARKERS: &[&str] = &[
-        ".ssh",
-        "id_rsa",
-        "id_ed25519",
-        "id_ecdsa",
-        ".aws/",
-        ".aws",
-        ".netrc",
-        ".npmrc",
-        ".pypirc",
-        ".git-credentials",
-        ".gnupg",
-        ".kube/config",
-        "/etc/shadow",
-        "/etc/passwd",
-        "/environ",
-        ".docker/config",
-        "wallet.dat",
-    ];
     // Every marker holds a `.` or a `/`, but for the `id_` keys: a chunk with none of them
     // holds no marker (most chunks), and the `.env` test below needs a `.` too.
     let b = t.as_bytes();
     let dot_or_slash = b.iter().any(|&c| c == b'.' || c == b'/');
-    if (dot_or_slash || crate::text::contains(t, "id_")) && MARKERS.iter().any(|m| t.contains(m)) {
+    if (dot_or_slash || crate::text::contains(t, "id_")) && has_secret_marker(b) {
         return true;
     }
     // `.env` / `.envrc` as a file name (not `process.env.x`).
@@ -1464,12 +1501,10 @@ fn word_end(text: &str, i: usize, end: usize) -> usize {
     let mut j = i;
     while j < end {
         let c = bytes[j];
-        if c < 0x80 {
-            let ok = c.is_ascii_alphanumeric()
-                || c == b'_'
-                || c == b'\''
-                || (c == b'-' && j > i && text[j + 1..end].starts_with(char::is_alphanumeric));
-            if !ok {
+        if BYTE_CLASS[usize::from(c)] & B_WORD != 0 {
+            j += 1;
+        } else if c < 0x80 {
+            if !(c == b'-' && j > i && text[j + 1..end].starts_with(char::is_alphanumeric)) {
                 break;
             }
             j += 1;
@@ -2558,6 +2593,52 @@ mod tests {
                     .take(64)
             })
             .collect()
+    }
+
+    /// The byte-class table gives each byte the classes of the tests it replaced: the word
+    /// bytes of `word_end` and the shape bytes of `chunk_shape`.
+    #[test]
+    fn byte_classes_are_the_tests_they_replace() {
+        for b in 0..=255u8 {
+            let word = b.is_ascii_alphanumeric() || b == b'_' || b == b'\'';
+            let shape = matches!(
+                b,
+                b'.' | b'/' | b'@' | b':' | b'=' | b'~' | b'_' | b'0'..=b'9'
+            );
+            assert_eq!(BYTE_CLASS[usize::from(b)] & B_WORD != 0, word, "{b}");
+            assert_eq!(BYTE_CLASS[usize::from(b)] & B_SHAPE != 0, shape, "{b}");
+        }
+    }
+
+    /// The one-pass marker test answers as one substring search per marker (its reference),
+    /// on every chunk of the corpus texts and on each marker cut, doubled and glued.
+    #[test]
+    fn secret_markers_agree_with_the_substring_searches() {
+        let reference = |t: &str| SECRET_MARKERS.iter().any(|m| t.contains(m));
+        let mut chunks: Vec<String> = crate::test_corpora::normalized(1, usize::MAX)
+            .iter()
+            .flat_map(|t| {
+                t.split([' ', '\n', '\t', '\r'])
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for m in SECRET_MARKERS {
+            for k in 0..=m.len() {
+                chunks.push(m[..k].to_string());
+                chunks.push(m[k..].to_string());
+                chunks.push(format!("{}{}", &m[..k], m));
+                chunks.push(format!("x/{}é{}", m, &m[k..]));
+                chunks.push(format!("~/{}", &m[..k]));
+            }
+        }
+        let mut hits = 0;
+        for c in &chunks {
+            let want = reference(c);
+            hits += usize::from(want);
+            assert_eq!(has_secret_marker(c.as_bytes()), want, "{c:?}");
+        }
+        assert!(hits >= SECRET_MARKERS.len());
     }
 
     #[test]

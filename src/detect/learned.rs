@@ -83,6 +83,29 @@ const fn gram3_tables() -> ([u32; 256], [u32; 256], u32) {
 
 static GRAM3: ([u32; 256], [u32; 256], u32) = gram3_tables();
 
+/// Longest word whose bigram prefix register is derived from its unigram register.
+const UNI_TO_BIGRAM_MAX: usize = 64;
+
+/// `A^L(uni0 ^ bi0)` for `L` in `0..UNI_TO_BIGRAM_MAX`, where `uni0` and `bi0` are the
+/// registers after the bytes 0x01 and 0x02 and `A` is a step with a zero byte. A CRC step is
+/// linear over GF(2) in the register and the byte together, so two registers fed the same `L`
+/// bytes differ by `A^L` of their difference: a word's register from `bi0` is its register
+/// from `uni0` xor `UNI_TO_BIGRAM[L]`, one step per word byte saved.
+static UNI_TO_BIGRAM: [u32; UNI_TO_BIGRAM_MAX] = {
+    let t = crc_table();
+    let uni0 = t[((!0u32 ^ 0x01) & 0xFF) as usize] ^ (!0u32 >> 8);
+    let bi0 = t[((!0u32 ^ 0x02) & 0xFF) as usize] ^ (!0u32 >> 8);
+    let mut z = [0u32; UNI_TO_BIGRAM_MAX];
+    let mut d = uni0 ^ bi0;
+    let mut l = 0;
+    while l < UNI_TO_BIGRAM_MAX {
+        z[l] = d;
+        d = shift_zero(&t, d);
+        l += 1;
+    }
+    z
+};
+
 /// The register after feeding `a`, `b`, `c` to the initial value (`step` three times).
 #[inline(always)]
 fn gram3(a: u8, b: u8, c: u8) -> u32 {
@@ -103,9 +126,50 @@ pub fn crc32(bytes: &[u8]) -> u32 {
     !crc_feed(!0, bytes)
 }
 
+/// Per byte, what [`prepare`] writes for it: a space for the blanks (0x20, 0x09, 0x0A, 0x0C,
+/// 0x0D), the byte lower-cased otherwise.
+static PREPARED: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if matches!(b, b' ' | b'\t' | b'\n' | 0x0C | b'\r') {
+            b' '
+        } else {
+            b.to_ascii_lowercase()
+        };
+        i += 1;
+    }
+    t
+};
+
 /// The bytes the features are computed on: ASCII lower-cased, whitespace runs (0x20, 0x09,
 /// 0x0A, 0x0C, 0x0D) as one space, leading whitespace dropped.
 pub fn prepare(text: &str) -> Vec<u8> {
+    // Every byte is written at the next place; the place advances unless the byte is a blank
+    // after a blank (or at the start), so a run of blanks leaves one space and leading ones
+    // none. No push per byte: the output is never longer than the input.
+    let src = text.as_bytes();
+    let mut out = vec![0u8; src.len()];
+    let mut k = 0;
+    let mut blank = true;
+    for &b in src {
+        // Only the blanks map to a space (a space is a blank itself).
+        let c = PREPARED[usize::from(b)];
+        let ws = c == b' ';
+        if let Some(slot) = out.get_mut(k) {
+            *slot = c;
+        }
+        k += usize::from(!(ws && blank));
+        blank = ws;
+    }
+    out.truncate(k);
+    out
+}
+
+/// [`prepare`] as first written (one push per byte), the reference of its test.
+#[cfg(test)]
+fn prepare_reference(text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     for &b in text.as_bytes() {
         if matches!(b, b' ' | b'\t' | b'\n' | 0x0C | b'\r') {
@@ -244,15 +308,20 @@ fn block_sums(b: &[u8]) -> Vec<(i64, u64)> {
             continue;
         }
         let start = i;
-        let (mut uni, mut next_prefix) = (uni0, bi0);
+        let mut uni = uni0;
         let mut bigram = prev.map_or(0, |(_, r)| r);
         while i < n && is_word_byte(b[i]) {
             let c = b[i];
             uni = step(uni, c);
-            next_prefix = step(next_prefix, c);
             bigram = step(bigram, c);
             i += 1;
         }
+        // The register from `bi0` over the same word, from the unigram's (see
+        // `UNI_TO_BIGRAM`); a longer word is fed again.
+        let next_prefix = match UNI_TO_BIGRAM.get(i - start) {
+            Some(&z) => uni ^ z,
+            None => crc_feed(bi0, &b[start..i]),
+        };
         let slot = &mut blocks[start / BLOCK];
         slot.0 += weight(!uni);
         slot.1 += 1;
@@ -421,6 +490,52 @@ mod tests {
                 "{:?}",
                 &t[..t.len().min(40)]
             );
+        }
+    }
+
+    /// The prepared bytes equal the push-per-byte reference on the corpus texts (raw and
+    /// normalized) and on every short string of blanks, letters and non-ASCII bytes.
+    #[test]
+    fn prepare_equals_the_reference() {
+        let mut texts = crate::test_corpora::texts(1, usize::MAX);
+        texts.extend(crate::test_corpora::normalized(1, usize::MAX));
+        let alphabet = [
+            " ", "\t", "\n", "\r", "\u{0c}", "\u{0b}", "a", "Z", "é", "\u{a0}",
+        ];
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    for d in alphabet {
+                        texts.push(format!("{a}{b}{c}{d}"));
+                    }
+                }
+            }
+        }
+        for t in &texts {
+            assert_eq!(prepare(t), prepare_reference(t), "{t:?}");
+        }
+    }
+
+    /// The prefix register derived from the unigram's equals the register fed byte by byte,
+    /// for every word length the table covers and one past it, on varied bytes.
+    #[test]
+    fn bigram_prefix_from_the_unigram_is_the_fed_register() {
+        let uni0 = step(!0, 0x01);
+        let bi0 = step(!0, 0x02);
+        let mut x: u32 = 12345;
+        for len in 0..=UNI_TO_BIGRAM_MAX + 1 {
+            for _ in 0..20 {
+                let w: Vec<u8> = (0..len)
+                    .map(|_| {
+                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        (x >> 16) as u8
+                    })
+                    .collect();
+                let fed = crc_feed(bi0, &w);
+                if let Some(&z) = UNI_TO_BIGRAM.get(len) {
+                    assert_eq!(crc_feed(uni0, &w) ^ z, fed, "{len}");
+                }
+            }
         }
     }
 

@@ -300,8 +300,30 @@ fn escape_excerpt(s: &str) -> String {
     o
 }
 
+/// True for the bytes a plain run copies as they are (lower-cased): printable ASCII other than
+/// the space and `\\` (which starts the escapes `\\n`, `\\r`, `\\t`).
+#[inline(always)]
+fn run_byte(b: u8) -> bool {
+    (0x21..0x7f).contains(&b) && b != b'\\'
+}
+
 /// Folds `text` without decoding base64 (used for decoded segments too).
 fn fold(text: &str, hidden: &mut Vec<(&'static str, String)>, stats: &mut Stats) -> Folder {
+    fold_impl::<true>(text, hidden, stats)
+}
+
+/// [`fold`]; `SPACED_RUNS` lets a plain run go on over a single space between two run bytes
+/// (see [`run_byte`]). Such a space folds to itself: the slow path would hold it as pending
+/// whitespace and write it, unchanged, before the next run byte, with input and output
+/// advancing together (no offset-map entry) and nothing else read or changed. Any other space
+/// (two in a row, or one before a byte that is not a run byte: a line break, a control, `\\`,
+/// non-ASCII, the end) ends the run and takes the slow path. `fold_impl::<false>` is the fold
+/// as first written, the reference of the tests that hold the two equal.
+fn fold_impl<const SPACED_RUNS: bool>(
+    text: &str,
+    hidden: &mut Vec<(&'static str, String)>,
+    stats: &mut Stats,
+) -> Folder {
     let bytes = text.as_bytes();
     let mut f = Folder::new(text.len() + 8);
     let mut i = 0;
@@ -356,13 +378,21 @@ fn fold(text: &str, hidden: &mut Vec<(&'static str, String)>, stats: &mut Stats)
                 f.sync(i);
                 continue;
             }
-            if (0x21..0x7f).contains(&b) && b != b'\\' {
+            if run_byte(b) {
                 // A run of printable ASCII other than `\\` folds to itself, lower-cased: copy
                 // it in one go (most tool output is such runs; the offset map needs no entry
                 // inside a run, since input and output advance together).
                 let mut j = i + 1;
-                while j < n && (0x21..0x7f).contains(&bytes[j]) && bytes[j] != b'\\' {
-                    j += 1;
+                loop {
+                    while j < n && run_byte(bytes[j]) {
+                        j += 1;
+                    }
+                    // One space between two run bytes (see `fold_impl`).
+                    if SPACED_RUNS && j + 1 < n && bytes[j] == b' ' && run_byte(bytes[j + 1]) {
+                        j += 2;
+                        continue;
+                    }
+                    break;
                 }
                 f.flush_ws();
                 let at = f.out.len();
@@ -444,7 +474,7 @@ fn fold(text: &str, hidden: &mut Vec<(&'static str, String)>, stats: &mut Stats)
     f
 }
 
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 struct Stats {
     ansi: usize,
     bidi: usize,
@@ -672,12 +702,37 @@ fn hex_pair(b: &[u8], i: usize) -> Option<u8> {
 /// URL-encoding). One pass, each byte looked at a bounded number of times; at most
 /// [`MAX_BASE64_RUNS`] runs and [`MAX_APPENDED`] decoded bytes.
 pub fn hex_runs(text: &str) -> Vec<(usize, String)> {
+    hex_runs_impl::<true>(text)
+}
+
+/// True when a run of [`hex_runs`] or [`byte_list_runs`] can start at `b[i]`: an escape
+/// (`\\`, `%`, `&`) or a hex digit that starts a word. Every other form needs its first
+/// byte to be a hex digit (or `0` of `0x`) not preceded by a letter or digit, so at any other
+/// byte both passes find nothing and move on by one byte.
+#[inline(always)]
+fn run_can_start(b: &[u8], i: usize) -> bool {
+    matches!(b[i], b'\\' | b'%' | b'&')
+        || (b[i].is_ascii_hexdigit() && (i == 0 || !b[i - 1].is_ascii_alphanumeric()))
+}
+
+/// [`hex_runs`]; with `SKIP`, the bytes where no run can start ([`run_can_start`]) are
+/// passed over in a tight loop. `hex_runs_impl::<false>` is the pass as first written (the
+/// reference of the test that holds the two equal).
+fn hex_runs_impl<const SKIP: bool>(text: &str) -> Vec<(usize, String)> {
     let b = text.as_bytes();
     let n = b.len();
     let mut out = Vec::new();
     let mut total = 0usize;
     let mut i = 0;
     while i < n && out.len() < MAX_BASE64_RUNS && total <= MAX_APPENDED {
+        if SKIP {
+            while i < n && !run_can_start(b, i) {
+                i += 1;
+            }
+            if i >= n {
+                break;
+            }
+        }
         let start = i;
         let mut bytes = Vec::new();
         let mut escapes = 0usize;
@@ -872,12 +927,27 @@ fn looks_like_words(bytes: Vec<u8>) -> Option<String> {
 /// read once per form that can start at its first byte, and the scan resumes after the
 /// longest; at most 256 runs and 1 MiB of decoded bytes (the base64 pass's bounds).
 pub fn byte_list_runs(text: &str) -> Vec<(usize, String)> {
+    byte_list_runs_impl::<true>(text)
+}
+
+/// [`byte_list_runs`]; with `SKIP`, the bytes where no run can start ([`run_can_start`]) are
+/// passed over in a tight loop. `byte_list_runs_impl::<false>` is the pass as first written
+/// (the reference of the test that holds the two equal).
+fn byte_list_runs_impl<const SKIP: bool>(text: &str) -> Vec<(usize, String)> {
     let b = text.as_bytes();
     let n = b.len();
     let mut out = Vec::new();
     let mut total = 0usize;
     let mut i = 0;
     while i < n && out.len() < MAX_BASE64_RUNS && total <= MAX_APPENDED {
+        if SKIP {
+            while i < n && !run_can_start(b, i) {
+                i += 1;
+            }
+            if i >= n {
+                break;
+            }
+        }
         let forms: &[ByteForm] = match b[i] {
             b'&' => &[ByteForm::Entity],
             b'\\' => &[ByteForm::UEscape],
@@ -1315,6 +1385,116 @@ pub fn normalize(text: &str) -> Normalized {
 mod tests {
     use super::*;
 
+    /// Pieces of adversarial text for the fold equivalence: every hidden-character kind the
+    /// fold handles, spaces in every position around them, mixed scripts, escapes.
+    const FOLD_PIECES: &[&str] = &[
+        " ",
+        "  ",
+        "a",
+        "Ignore",
+        "B",
+        "x.y/z",
+        "\\",
+        "\\n",
+        "\\t",
+        "\\r",
+        "\\x41",
+        "\n",
+        "\r\n",
+        "\t",
+        "\u{0b}",
+        "\u{0c}",
+        "\u{7f}",
+        "\u{00}",
+        "\u{07}",
+        "\u{85}",
+        "\u{a0}",
+        "\u{3000}",
+        "\u{2028}",
+        "\u{2029}",
+        "\u{200b}",
+        "\u{200c}",
+        "\u{200d}",
+        "\u{2060}",
+        "\u{feff}",
+        "\u{ad}",
+        "\u{34f}",
+        "\u{180e}",
+        "\u{202e}",
+        "\u{2066}",
+        "\u{200e}",
+        "\u{e0041}\u{e0042}\u{e0020}\u{e0043}",
+        "\u{e007f}",
+        "\u{1f3f4}\u{e0067}\u{e0062}\u{e007f}",
+        "\u{e0101}",
+        "\u{1b}[8m",
+        "\u{1b}[2K",
+        "\u{1b}[1A",
+        "\u{1b}]0;title\u{7}",
+        "\u{1b}",
+        "\u{1b}[",
+        "ｉｇｎｏｒｅ",
+        "іgnоrе",
+        "ΑΒΕ",
+        "i\u{308}",
+        "ﬁ",
+        "\u{fdfa}",
+        "𝐢𝐠𝐧",
+        "日本語",
+        "É",
+        "ß",
+        "İ",
+    ];
+
+    /// Texts for the fold equivalence: the corpora and every one- and two-piece string of
+    /// [`FOLD_PIECES`] between spaces, plus random strings of pieces.
+    fn fold_texts() -> Vec<String> {
+        let mut v = crate::test_corpora::texts(1, usize::MAX);
+        for a in FOLD_PIECES {
+            for b in FOLD_PIECES {
+                v.push(format!("{a}{b}"));
+                v.push(format!("{a} {b}"));
+                v.push(format!("x {a} {b} y"));
+                v.push(format!("{a} x {b}"));
+            }
+        }
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 24) as usize;
+            let mut t = String::new();
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                t.push_str(FOLD_PIECES[(x % FOLD_PIECES.len() as u64) as usize]);
+            }
+            v.push(t);
+        }
+        v
+    }
+
+    /// The fold whose plain runs go on over single spaces writes the same text, offset map,
+    /// pending whitespace, evidence and counts as the fold as first written (its reference).
+    #[test]
+    fn spaced_runs_fold_like_the_reference() {
+        let texts = fold_texts();
+        assert!(texts.len() > 20_000);
+        for t in &texts {
+            let (mut h1, mut s1) = (Vec::new(), Stats::default());
+            let (mut h2, mut s2) = (Vec::new(), Stats::default());
+            let a = fold_impl::<true>(t, &mut h1, &mut s1);
+            let b = fold_impl::<false>(t, &mut h2, &mut s2);
+            assert_eq!(a.out, b.out, "{t:?}");
+            assert_eq!(a.map, b.map, "{t:?}");
+            assert_eq!(a.pending_ws, b.pending_ws, "{t:?}");
+            assert_eq!(h1, h2, "{t:?}");
+            assert_eq!(s1, s2, "{t:?}");
+        }
+    }
+
     /// Texts for the carrier-pass equivalence: the corpora (when present), the red-team
     /// sessions, and encodings of every form cut at every few bytes.
     fn carrier_texts() -> Vec<String> {
@@ -1401,6 +1581,39 @@ mod tests {
             }
         }
         v
+    }
+
+    /// The hex and byte-list passes that skip the bytes where no run can start find the same
+    /// runs as the passes as first written: on the carrier texts, and on each encoding glued
+    /// to a word before it, after a non-ASCII letter, or inside a word.
+    #[test]
+    fn skipping_carrier_passes_find_the_same_runs() {
+        let mut texts = carrier_texts();
+        let glued: Vec<String> = texts
+            .iter()
+            .filter(|t| t.starts_with("see: "))
+            .flat_map(|t| {
+                let e = &t[5..];
+                [
+                    format!("word{e}"),
+                    format!("é{e}"),
+                    format!("_{e}"),
+                    format!("x&{e}"),
+                    format!("%%{e}"),
+                    format!("\\\\{e}"),
+                    format!("ab {e} cd"),
+                ]
+            })
+            .collect();
+        texts.extend(glued);
+        for t in &texts {
+            assert_eq!(hex_runs_impl::<true>(t), hex_runs_impl::<false>(t), "{t:?}");
+            assert_eq!(
+                byte_list_runs_impl::<true>(t),
+                byte_list_runs_impl::<false>(t),
+                "{t:?}"
+            );
+        }
     }
 
     #[test]

@@ -164,7 +164,7 @@ fn family(id: &str) -> &'static str {
 }
 
 /// Verbs that, at the start of a clause, make it an instruction to the reader.
-const IMPERATIVES: &[&str] = &[
+const IMPERATIVES: crate::strtab::StrTable = crate::str_table![
     "add",
     "append",
     "put",
@@ -222,13 +222,13 @@ const IMPERATIVES: &[&str] = &[
 ];
 
 /// Words after which a verb still starts a clause ("please add", "then run", "you must set").
-const CLAUSE_LEADS: &[&str] = &[
+const CLAUSE_LEADS: crate::strtab::StrTable = crate::str_table![
     "please", "then", "and", "first", "just", "simply", "also", "now", "must", "should", "to",
     "kindly", "need",
 ];
 
 /// Objects that are an AI agent's own controls (lower-case substrings of the normalized text).
-const AGENT_TARGETS: &[&str] = &[
+const AGENT_TARGETS: crate::strtab::StrTable = crate::str_table![
     ".claude/",
     "~/.claude",
     ".claude.json",
@@ -258,13 +258,13 @@ const AGENT_TARGETS: &[&str] = &[
 ];
 
 /// Words that, as the object of an imperative ("add the setup skill"), name an agent skill.
-const SKILL_WORDS: &[&str] = &["skill", "skills"];
+const SKILL_WORDS: crate::strtab::StrTable = crate::str_table!["skill", "skills"];
 
 /// Guard names (ours and the agents' hook switches).
-const GUARD_NAMES: &[&str] = &["intentshield", "intent shield"];
+const GUARD_NAMES: crate::strtab::StrTable = crate::str_table!["intentshield", "intent shield"];
 
 /// What turns a guard off, after its name in the same sentence.
-const GUARD_OFF: &[&str] = &[
+const GUARD_OFF: crate::strtab::StrTable = crate::str_table![
     "uninstall",
     "disable",
     "pause",
@@ -281,7 +281,7 @@ const GUARD_OFF: &[&str] = &[
 ];
 
 /// "without asking" and kin: permissions the agent would give itself.
-const SELF_APPROVE: &[&str] = &[
+const SELF_APPROVE: crate::strtab::StrTable = crate::str_table![
     "without asking",
     "without confirmation",
     "without confirming",
@@ -302,7 +302,7 @@ const SELF_APPROVE: &[&str] = &[
 ];
 
 /// Things that run later by themselves.
-const PERSIST_TARGETS: &[&str] = &[
+const PERSIST_TARGETS: crate::strtab::StrTable = crate::str_table![
     ".bashrc",
     ".zshrc",
     ".bash_profile",
@@ -357,7 +357,7 @@ const PERSIST_TARGETS: &[&str] = &[
 ];
 
 /// Network code (the program that fetches or sends).
-const NET_PROGRAMS: &[&str] = &[
+const NET_PROGRAMS: crate::strtab::StrTable = crate::str_table![
     "curl ",
     "wget ",
     "iwr ",
@@ -370,7 +370,7 @@ const NET_PROGRAMS: &[&str] = &[
 ];
 
 /// Shells and interpreters a download is piped into.
-const SHELLS: &[&str] = &[
+const SHELLS: crate::strtab::StrTable = crate::str_table![
     "sh", "bash", "zsh", "dash", "ksh", "python", "python3", "perl", "ruby", "node", "iex", "pwsh",
 ];
 
@@ -386,8 +386,8 @@ fn has_word(s: &str, w: &str) -> bool {
     })
 }
 
-fn any_in(s: &str, needles: &[&str]) -> Option<usize> {
-    needles.iter().filter_map(|n| find(s, n)).min()
+fn any_in<'a>(s: &str, needles: impl crate::strtab::Strs<'a>) -> Option<usize> {
+    needles.strs().filter_map(|n| find(s, n)).min()
 }
 
 /// The words of a sentence with the byte offset of each, and whether a clause starts there.
@@ -423,9 +423,9 @@ pub(super) fn imperative(s: &str) -> Option<usize> {
     let ws = words(s);
     ws.iter().enumerate().find_map(|(k, &(off, w, clause))| {
         let lead = clause
-            || (k > 0 && CLAUSE_LEADS.contains(&ws[k - 1].1))
+            || (k > 0 && CLAUSE_LEADS.contains(ws[k - 1].1))
             || (k > 1 && ws[k - 2].1 == "need" && ws[k - 1].1 == "to");
-        (lead && IMPERATIVES.contains(&w)).then_some(off)
+        (lead && IMPERATIVES.contains(w)).then_some(off)
     })
 }
 
@@ -451,7 +451,7 @@ fn pipe_shell(s: &str) -> Option<(usize, bool)> {
                 .find(|w| *w != "sudo" && *w != "env" && !w.starts_with('-'))
                 .unwrap_or("")
                 .trim_end_matches([',', ';', '.', ')']);
-            SHELLS.contains(&first) || first.ends_with("/sh") || first.ends_with("/bash")
+            SHELLS.contains(first) || first.ends_with("/sh") || first.ends_with("/bash")
         });
         let before = &s[floor_boundary(s, p.saturating_sub(24))..p];
         let substituted = (before.contains("$(") || before.contains("<("))
@@ -470,7 +470,7 @@ fn pipe_shell(s: &str) -> Option<(usize, bool)> {
 }
 
 /// Decoders whose output may be piped into a shell.
-const DECODERS: &[&str] = &[
+const DECODERS: crate::strtab::StrTable = crate::str_table![
     "base64 -d",
     "base64 --decode",
     "xxd -r",
@@ -481,7 +481,7 @@ const DECODERS: &[&str] = &[
 ];
 
 /// Quotes that start a git alias or helper that runs shell (`'!curl ...`).
-const BANGS: &[&str] = &["'!", "\"!", "=!"];
+const BANGS: crate::strtab::StrTable = crate::str_table!["'!", "\"!", "=!"];
 
 /// Decode-to-shell: a decoder whose output is piped into a shell.
 fn decode_shell(s: &str) -> Option<usize> {
@@ -495,7 +495,7 @@ fn decode_shell(s: &str) -> Option<usize> {
                     .next()
                     .unwrap_or("")
                     .trim_end_matches([',', ';', '.', ')', '`', '\'', '"']);
-                if SHELLS.contains(&first) {
+                if SHELLS.contains(first) {
                     return Some(p);
                 }
             }
@@ -577,7 +577,7 @@ fn has_net_program(s: &str) -> bool {
 
 /// Nouns and phrases by which a sentence points at code it does not spell out ("see snippet",
 /// "via the heredoc below", "with the one-liner", "(command below)").
-const CODE_REFS: &[&str] = &[
+const CODE_REFS: crate::strtab::StrTable = crate::str_table![
     "snippet",
     "one-liner",
     "oneliner",
@@ -619,7 +619,7 @@ fn code_reference(s: &str) -> Option<usize> {
 }
 
 /// First words of a line that make it code (a command, an assignment, a unit or ini section).
-const CODE_LEADS: &[&str] = &[
+const CODE_LEADS: crate::strtab::StrTable = crate::str_table![
     "$",
     "sudo",
     "export",
@@ -693,7 +693,7 @@ pub(super) fn shows_code(text: &str) -> bool {
     text.lines().take(4096).any(|l| {
         let l = l.trim();
         let first = l.split_whitespace().next().unwrap_or("");
-        CODE_LEADS.contains(&first)
+        CODE_LEADS.contains(first)
             || first.starts_with("./")
             || first.starts_with("#!")
             || (first.contains('=') && !first.starts_with('='))
@@ -748,7 +748,7 @@ pub(super) fn prerequisite(s: &str) -> bool {
 }
 
 /// Phrases of prerequisite framing (see [`prerequisite`]).
-const PRE: &[&str] = &[
+const PRE: crate::strtab::StrTable = crate::str_table![
     "before running",
     "before you",
     "before using",
@@ -790,7 +790,7 @@ pub(super) fn skip_threat(s: &str) -> bool {
 }
 
 /// Conditions on skipping a step (see [`skip_threat`]).
-const SKIP: &[&str] = &[
+const SKIP: crate::strtab::StrTable = crate::str_table![
     "skipped",
     "skip this",
     "skip it",
@@ -824,7 +824,7 @@ const SKIP: &[&str] = &[
 ];
 
 /// Words by which a threat names the step it is about (see `control.coerced`).
-const STEP_REFS: &[&str] = &[
+const STEP_REFS: crate::strtab::StrTable = crate::str_table![
     "this step",
     "skip it",
     "skip this",
@@ -837,7 +837,7 @@ const STEP_REFS: &[&str] = &[
 ];
 
 /// Failures threatened for skipping a step, as word starts (see [`skip_threat`]).
-const FAIL: &[&str] = &[
+const FAIL: crate::strtab::StrTable = crate::str_table![
     "fail",
     "red",
     "reject",
@@ -885,7 +885,7 @@ fn guard_blamed(s: &str) -> bool {
 }
 
 /// What a guard-blaming sentence is about (see [`guard_blamed`]).
-const SUBJECT: &[&str] = &[
+const SUBJECT: crate::strtab::StrTable = crate::str_table![
     "guard",
     "intentshield",
     "hook",
@@ -895,7 +895,7 @@ const SUBJECT: &[&str] = &[
 ];
 
 /// Blame words (see [`guard_blamed`]).
-const BLAME: &[&str] = &[
+const BLAME: crate::strtab::StrTable = crate::str_table![
     "conflict",
     "disagree",
     "incompatible",
@@ -911,10 +911,11 @@ const BLAME: &[&str] = &[
 ];
 
 /// Verbs of writing or fetching a script (see `plant.write_run`), as whole words.
-const WRITES: &[&str] = &["write", "save", "create", "download", "fetch", "put"];
+const WRITES: crate::strtab::StrTable =
+    crate::str_table!["write", "save", "create", "download", "fetch", "put"];
 
 /// Phrases that run what was written (see `plant.write_run`).
-const RUNS: &[&str] = &[
+const RUNS: crate::strtab::StrTable = crate::str_table![
     "run it",
     "execute it",
     "call it",
@@ -927,7 +928,7 @@ const RUNS: &[&str] = &[
 ];
 
 /// Words by which a sentence names hooks (`hook`, `hooks`, `disableallhooks` all hold it).
-const HOOK_WORDS: &[&str] = &["hook"];
+const HOOK_WORDS: crate::strtab::StrTable = crate::str_table!["hook"];
 
 /// Bits of [`LISTS`]: which needle lists have a needle in a sentence.
 const L_IMPERATIVES: u32 = 1 << 0;
@@ -950,7 +951,7 @@ const L_WRITES: u32 = 1 << 16;
 const L_RUNS: u32 = 1 << 17;
 
 /// Every needle list the sentence tests search, in bit order (bit `i` is list `i`).
-const LISTS: [&[&str]; 18] = [
+const LISTS: [crate::strtab::StrTable; 18] = [
     IMPERATIVES,
     AGENT_TARGETS,
     SKILL_WORDS,
@@ -998,7 +999,7 @@ const N_NEEDLES: usize = {
     while i < LISTS.len() {
         let mut j = 0;
         while j < LISTS[i].len() {
-            if LISTS[i][j].len() >= 2 {
+            if LISTS[i].bytes_at(j).len() >= 2 {
                 n += 1;
             }
             j += 1;
@@ -1021,7 +1022,7 @@ static NEEDLE_TABLES: (
     while i < LISTS.len() {
         let mut j = 0;
         while j < LISTS[i].len() {
-            let n = LISTS[i][j].as_bytes();
+            let n = LISTS[i].bytes_at(j);
             if n.len() >= 2 {
                 starts[bucket(n[0], n[1]) + 1] += 1;
             }
@@ -1041,7 +1042,7 @@ static NEEDLE_TABLES: (
     while i < LISTS.len() {
         let mut j = 0;
         while j < LISTS[i].len() {
-            let n = LISTS[i][j].as_bytes();
+            let n = LISTS[i].bytes_at(j);
             if n.len() >= 2 {
                 let k = bucket(n[0], n[1]);
                 needles[fill[k] as usize] = (n, 1 << i);

@@ -41,7 +41,7 @@ pub const RULE: &str = "plant.unspecified_step";
 
 /// Verbs (word starts) that change the reader's environment.
 /// The normalized text is folded: lower case, no diacritics ("hinzufug", "parametre").
-const ENV_VERBS: &[&str] = &[
+const ENV_VERBS: crate::strtab::StrTable = crate::str_table![
     "install",
     "enabl",
     "register",
@@ -88,7 +88,7 @@ const ENV_VERBS: &[&str] = &[
 ];
 
 /// Objects that belong to the reader's environment (word starts).
-const ENV_OBJECTS: &[&str] = &[
+const ENV_OBJECTS: crate::strtab::StrTable = crate::str_table![
     "setting",
     "config",
     "dotfile",
@@ -140,7 +140,7 @@ const COMPOUND_OBJECTS: &[&str] = &[
 ];
 
 /// Words that make a sentence a requirement rather than a statement, besides an imperative.
-const REQUIRE: &[&str] = &[
+const REQUIRE: crate::strtab::StrTable = crate::str_table![
     "must",
     "has to",
     "have to",
@@ -163,7 +163,7 @@ const REQUIRE: &[&str] = &[
 ];
 
 /// Pointers to instructions given elsewhere: the step says where its "how" is.
-const POINTERS: &[&str] = &[
+const POINTERS: crate::strtab::StrTable = crate::str_table![
     "see ",
     "below",
     "above",
@@ -207,13 +207,13 @@ fn says_how(s: &str) -> bool {
         let open = |j: usize| !raw[j].ends_with([',', ';', ':', '.', ')']);
         // A program named as the means ("with pre-commit", "run make hooks", "using the
         // npm script"), not as a kind ("the git hooks", "make sure").
-        const MEANS: &[&str] = &[
+        const MEANS: crate::strtab::StrTable = crate::str_table![
             "with", "using", "via", "run", "running", "by", "through", "mit", "avec",
         ];
         let means = |i: usize| {
-            (i > 0 && MEANS.contains(&ws[i - 1]) && open(i - 1))
+            (i > 0 && MEANS.contains(ws[i - 1]) && open(i - 1))
                 || (i > 1
-                    && MEANS.contains(&ws[i - 2])
+                    && MEANS.contains(ws[i - 2])
                     && open(i - 2)
                     && open(i - 1)
                     && ["the", "a", "an", "our", "your", "its"].contains(&ws[i - 1]))
@@ -251,7 +251,7 @@ fn locates(s: &str) -> bool {
 
 /// Program names that, named in a step, say how it is done ("install the hooks with
 /// pre-commit", "run make setup").
-const COMMANDS: &[&str] = &[
+const COMMANDS: crate::strtab::StrTable = crate::str_table![
     "make",
     "npm",
     "npx",
@@ -290,7 +290,7 @@ const COMMANDS: &[&str] = &[
 ];
 
 /// Words and marks that end the clause a step's object lies in.
-const CLAUSE_ENDS: &[&str] = &[
+const CLAUSE_ENDS: crate::strtab::StrTable = crate::str_table![
     ",",
     ";",
     ":",

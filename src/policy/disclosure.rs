@@ -13,6 +13,8 @@
 
 use serde_json::Value;
 
+use crate::strtab::Strs;
+
 /// Splits an identifier into lower-case words: snake, kebab and camel case (`llmModelName`,
 /// `llm_model_name`, `LLM-Model-Name` all give `llm model name`), and digits apart.
 pub fn name_words(key: &str) -> Vec<String> {
@@ -64,9 +66,8 @@ const SELF_AGENT: &[&str] = &[
     "copilot",
 ];
 /// What names a model: name, id, identity, version, type, provider, vendor.
-const IDENT: &[&str] = &[
-    "name", "id", "identity", "version", "type", "provider", "vendor", "family",
-];
+const IDENT: crate::strtab::StrTable =
+    crate::str_table!["name", "id", "identity", "version", "type", "provider", "vendor", "family",];
 /// The operator's prompt.
 const SYSTEM: &[&str] = &["system", "developer", "sys"];
 const PROMPT: &[&str] = &[
@@ -88,7 +89,7 @@ const LOG: &[&str] = &[
     "so",
     "window",
 ];
-const PRIOR: &[&str] = &[
+const PRIOR: crate::strtab::StrTable = crate::str_table![
     "previous", "prior", "earlier", "past", "full", "entire", "whole", "all", "original",
     "initial", "hidden", "your", "other",
 ];
@@ -104,17 +105,17 @@ const OUTPUTS: &[&str] = &[
     "calls",
 ];
 
-fn has(ws: &[String], set: &[&str]) -> bool {
-    ws.iter().any(|w| set.contains(&w.as_str()))
+fn has<'a>(ws: &[String], set: impl Strs<'a>) -> bool {
+    ws.iter().any(|w| set.strs().any(|s| s == w.as_str()))
 }
 
 /// True when some word of `a` is followed within `gap` words by a word of `b`.
-fn near(ws: &[String], a: &[&str], b: &[&str], gap: usize) -> bool {
+fn near<'a, 'b>(ws: &[String], a: impl Strs<'a>, b: impl Strs<'b>, gap: usize) -> bool {
     ws.iter().enumerate().any(|(i, w)| {
-        a.contains(&w.as_str())
+        a.strs().any(|s| s == w.as_str())
             && ws[i + 1..(i + 1 + gap).min(ws.len())]
                 .iter()
-                .any(|x| b.contains(&x.as_str()))
+                .any(|x| b.strs().any(|s| s == x.as_str()))
     })
 }
 

@@ -539,7 +539,7 @@ pub fn is_weak(k: &str) -> bool {
 /// a whole argument of a call whose tool shares the sentence's action family, so the list
 /// need not be complete, only cover the words that are also whole arguments of such calls.
 /// Sorted (looked up by binary search; a test holds the order).
-const COMMON: &[&str] = &[
+const COMMON: crate::strtab::StrTable = crate::str_table![
     "about",
     "above",
     "access",
@@ -772,7 +772,7 @@ fn tokens(text: &str) -> Vec<String> {
         }
         let l = t.to_lowercase();
         let digit = l.chars().any(|c| c.is_ascii_digit());
-        if !digit && (COMMON.binary_search(&l.as_str()).is_ok() || word_families(&l) != 0) {
+        if !digit && (COMMON.binary_search(l.as_str()).is_ok() || word_families(&l) != 0) {
             continue;
         }
         // All digits is a number, kept by the other kinds.
@@ -1222,9 +1222,8 @@ fn quoted(text: &str) -> Vec<&str> {
 }
 
 /// Connecting words allowed inside a capitalised name (`Bank of America`).
-const NAME_JOINS: &[&str] = &[
-    "of", "de", "du", "la", "le", "van", "von", "der", "the", "&",
-];
+const NAME_JOINS: crate::strtab::StrTable =
+    crate::str_table!["of", "de", "du", "la", "le", "van", "von", "der", "the", "&",];
 
 /// Runs of two or more capitalised words (`Riverside View Hotel`); a run that opens its
 /// sentence also gives its tail without the first word (`Book Riverside View` → `Riverside
@@ -1256,7 +1255,7 @@ fn names(text: &str) -> Vec<String> {
             }
             if cap(words[j]) {
                 last_cap = j;
-            } else if !NAME_JOINS.contains(&words[j]) {
+            } else if !NAME_JOINS.contains(words[j]) {
                 break;
             }
             j += 1;
@@ -1719,7 +1718,7 @@ mod tests {
 
     #[test]
     fn common_words_are_sorted_and_distinct() {
-        assert!(COMMON.windows(2).all(|w| w[0] < w[1]));
+        assert!(COMMON.to_vec().windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

@@ -407,7 +407,7 @@ pub fn folder_holds(paths: &PathContext, p: &str) -> Option<PersistKind> {
 }
 
 /// npm lifecycle scripts that run on install, publish or pack (npm-scripts(7)).
-const LIFECYCLE: &[&str] = &[
+const LIFECYCLE: crate::strtab::StrTable = crate::str_table![
     "preinstall",
     "install",
     "postinstall",
@@ -509,7 +509,7 @@ pub fn command_persists(c: &SimpleCommand) -> Option<PersistKind> {
             let lifecycle = a.iter().any(|w| {
                 w.strip_prefix("scripts.")
                     .and_then(|r| r.split('=').next())
-                    .is_some_and(|k| LIFECYCLE.contains(&k))
+                    .is_some_and(|k| LIFECYCLE.contains(k))
             });
             (sets && lifecycle).then_some(PersistKind::PackageScripts)
         }
@@ -518,7 +518,7 @@ pub fn command_persists(c: &SimpleCommand) -> Option<PersistKind> {
 }
 
 /// Programs whose write into a folder lands new files there (copies and extractions).
-const LANDS_INTO: &[&str] = &[
+const LANDS_INTO: crate::strtab::StrTable = crate::str_table![
     "cp", "rsync", "tar", "bsdtar", "unzip", "7z", "7za", "ditto", "mv", "install", "cpio", "scp",
     "gunzip", "unrar", "ln",
 ];
@@ -605,7 +605,7 @@ pub fn check(
             }
             writes.push(Written {
                 path: t.path,
-                into: t.kind == WriteKind::Into && LANDS_INTO.contains(&t.by.as_str()),
+                into: t.kind == WriteKind::Into && LANDS_INTO.contains(t.by.as_str()),
                 sources: t.sources,
                 text: None,
             });

@@ -10,7 +10,7 @@ use crate::session::CatalogTool;
 use crate::shell;
 use serde_json::Value;
 
-const READ_VERBS: &[&str] = &[
+const READ_VERBS: crate::strtab::StrTable = crate::str_table![
     "get",
     "list",
     "read",
@@ -80,7 +80,7 @@ const READ_VERBS: &[&str] = &[
     "math",
 ];
 
-const WRITE_VERBS: &[&str] = &[
+const WRITE_VERBS: crate::strtab::StrTable = crate::str_table![
     "send",
     "create",
     "update",
@@ -202,10 +202,10 @@ pub fn name_is_read(name: &str) -> bool {
         if word == "add" && w.len() > i + 1 {
             return false;
         }
-        if READ_VERBS.contains(&word.as_str()) {
+        if READ_VERBS.contains(word.as_str()) {
             return true;
         }
-        if WRITE_VERBS.contains(&word.as_str()) {
+        if WRITE_VERBS.contains(word.as_str()) {
             return false;
         }
     }
@@ -267,9 +267,8 @@ pub fn is_read_only(
 /// Tool-name words of MCP tools that make HTTP requests (`fetch`, `http_request`,
 /// `browse_url`): such a tool reaches the network ([`is_egress`]) and reads its URL like a web
 /// fetch (`check::provenance::is_fetch_tool`, which adds `webpage` and `scrape`).
-pub(crate) const HTTP_WORDS: &[&str] = &[
-    "fetch", "http", "request", "browse", "url", "navigate", "curl", "download",
-];
+pub(crate) const HTTP_WORDS: crate::strtab::StrTable =
+    crate::str_table!["fetch", "http", "request", "browse", "url", "navigate", "curl", "download",];
 
 /// True when the call reaches the network: web fetches, network shell commands, MCP tools
 /// whose name says fetch/http/request/browse/url/webhook/navigate.
@@ -284,14 +283,14 @@ pub fn is_egress(tool: &Tool, sh: Option<&shell::Analysis>) -> bool {
                 .map_or(tool.name.as_str(), |m| m.tool.as_str());
             words(t)
                 .iter()
-                .any(|w| HTTP_WORDS.contains(&w.as_str()) || w == "webhook")
+                .any(|w| HTTP_WORDS.contains(w.as_str()) || w == "webhook")
         }
         _ => false,
     }
 }
 
 /// Keys that name which resource a call reaches (a repository, project, channel...).
-const SCOPE_KEYS: &[&str] = &[
+const SCOPE_KEYS: crate::strtab::StrTable = crate::str_table![
     "repo",
     "repository",
     "repositoryname",
@@ -329,7 +328,7 @@ pub fn scope_values(input: &Value) -> Vec<String> {
                 .filter(|c| c.is_ascii_alphanumeric())
                 .collect::<String>()
                 .to_ascii_lowercase();
-            SCOPE_KEYS.contains(&n.as_str())
+            SCOPE_KEYS.contains(n.as_str())
         })
         .filter_map(|(_, v)| v.as_str())
         .filter(|s| !s.is_empty() && s.len() <= 200)

@@ -17,7 +17,8 @@
 
 use std::sync::OnceLock;
 
-use crate::detect::rules::{lit_counts, LitTables, LiteralIndex};
+use crate::detect::rules::LiteralIndex;
+use crate::strtab::StrTable;
 use crate::text::{ceil_boundary, floor_boundary};
 
 #[rustfmt::skip]
@@ -51,7 +52,8 @@ pub const RULE_BUDGET: usize = 16 << 10;
 /// Most bytes of windows all rules' regexes run over per scan.
 pub const TOTAL_BUDGET: usize = 128 << 10;
 
-/// One rule of the table.
+/// One rule as the generated table writes it (a `const`: only [`PackedRule`] and the string
+/// pool built from these rows at compile time reach the binary; see [`crate::strtab`]).
 #[derive(Debug)]
 struct Rule {
     id: &'static str,
@@ -86,25 +88,296 @@ struct Prefix {
     word_start: bool,
 }
 
-/// An allowlist regex: applied to the secret or to the whole match.
+/// An allowlist regex: applied to the secret or to the whole match (as the table writes it;
+/// packed into `table::ALLOW_PATTERNS` and `table::ALLOW_ON_MATCH`).
 #[derive(Debug)]
 struct Allow {
     on_match: bool,
     pattern: &'static str,
 }
 
+/// Entries `first..first + count` of a pool table.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    first: u16,
+    count: u16,
+}
+
+impl Span {
+    const EMPTY: Span = Span { first: 0, count: 0 };
+
+    const fn new(first: usize, count: usize) -> Span {
+        assert!(
+            first + count <= u16::MAX as usize,
+            "pool too large for u16 indices"
+        );
+        Span {
+            first: first as u16,
+            count: count as u16,
+        }
+    }
+
+    fn range(self) -> std::ops::Range<usize> {
+        let first = usize::from(self.first);
+        first..first + usize::from(self.count)
+    }
+}
+
+/// A [`Rule`] without pointers (a static table of these costs no start-up relocation): its
+/// strings are entries of `table::STRS` and its allowlist indexes a run of
+/// `table::RULE_ALLOWS`.
+#[derive(Debug)]
+struct PackedRule {
+    /// Entry of `table::STRS` holding the rule's id.
+    id: u16,
+    /// Entry of `table::STRS` holding the rule's regex.
+    pattern: u16,
+    entropy: f64,
+    group: Option<usize>,
+    /// Run of `table::RULE_ALLOWS` (indexes into the allowlist regexes).
+    allows: Span,
+    /// Run of `table::STRS` (stopwords).
+    stops: Span,
+    after: usize,
+    assignment: bool,
+    prefix: Option<PackedPrefix>,
+}
+
+/// See [`Rule::prefix`]; the literals are a run of `table::STRS`.
+#[derive(Debug)]
+struct PackedPrefix {
+    literals: Span,
+    case_sensitive: bool,
+    word_start: bool,
+}
+
+impl PackedRule {
+    const EMPTY: PackedRule = PackedRule {
+        id: 0,
+        pattern: 0,
+        entropy: 0.0,
+        group: None,
+        allows: Span::EMPTY,
+        stops: Span::EMPTY,
+        after: 0,
+        assignment: false,
+        prefix: None,
+    };
+
+    fn id(&self) -> &'static str {
+        table::STRS.at(usize::from(self.id))
+    }
+
+    fn pattern(&self) -> &'static str {
+        table::STRS.at(usize::from(self.pattern))
+    }
+}
+
+/// Number of strings the rules hold: per rule its id, pattern, stopwords and prefix literals.
+const fn rule_str_count(rules: &[Rule]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < rules.len() {
+        n += 2 + rules[i].stops.len();
+        if let Some(p) = &rules[i].prefix {
+            n += p.literals.len();
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The rules' strings in pool order (see [`rule_str_count`]); [`pack_rules`] indexes them.
+const fn rule_strs<const N: usize>(rules: &[Rule]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut at = 0;
+    let mut i = 0;
+    while i < rules.len() {
+        let r = &rules[i];
+        out[at] = r.id;
+        out[at + 1] = r.pattern;
+        at += 2;
+        let mut k = 0;
+        while k < r.stops.len() {
+            out[at] = r.stops[k];
+            at += 1;
+            k += 1;
+        }
+        if let Some(p) = &r.prefix {
+            k = 0;
+            while k < p.literals.len() {
+                out[at] = p.literals[k];
+                at += 1;
+                k += 1;
+            }
+        }
+        i += 1;
+    }
+    assert!(at == N, "rule string count mismatch");
+    out
+}
+
+/// Number of allowlist indexes the rules hold.
+const fn rule_allow_count(rules: &[Rule]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < rules.len() {
+        n += rules[i].allows.len();
+        i += 1;
+    }
+    n
+}
+
+/// The rules' allowlist indexes, rule after rule.
+const fn rule_allows<const N: usize>(rules: &[Rule]) -> [u16; N] {
+    let mut out = [0u16; N];
+    let mut at = 0;
+    let mut i = 0;
+    while i < rules.len() {
+        let mut k = 0;
+        while k < rules[i].allows.len() {
+            assert!(
+                rules[i].allows[k] <= u16::MAX as usize,
+                "allow index too large"
+            );
+            out[at] = rules[i].allows[k] as u16;
+            at += 1;
+            k += 1;
+        }
+        i += 1;
+    }
+    assert!(at == N, "allow count mismatch");
+    out
+}
+
+/// The rules with their strings and lists replaced by runs of the pools [`rule_strs`] and
+/// [`rule_allows`] build (same order).
+const fn pack_rules<const N: usize>(rules: &[Rule]) -> [PackedRule; N] {
+    assert!(rules.len() == N, "rule count mismatch");
+    let mut out = [PackedRule::EMPTY; N];
+    let mut at = 0;
+    let mut allow_at = 0;
+    let mut i = 0;
+    while i < N {
+        let r = &rules[i];
+        let id = Span::new(at, 2);
+        at += 2;
+        let stops = Span::new(at, r.stops.len());
+        at += r.stops.len();
+        let prefix = match &r.prefix {
+            Some(p) => {
+                let literals = Span::new(at, p.literals.len());
+                at += p.literals.len();
+                Some(PackedPrefix {
+                    literals,
+                    case_sensitive: p.case_sensitive,
+                    word_start: p.word_start,
+                })
+            }
+            None => None,
+        };
+        let allows = Span::new(allow_at, r.allows.len());
+        allow_at += r.allows.len();
+        out[i] = PackedRule {
+            id: id.first,
+            pattern: id.first + 1,
+            entropy: r.entropy,
+            group: r.group,
+            allows,
+            stops,
+            after: r.after,
+            assignment: r.assignment,
+            prefix,
+        };
+        i += 1;
+    }
+    out
+}
+
+/// The allowlist regexes' patterns, in order.
+const fn allow_patterns<const N: usize>(allows: &[Allow]) -> [&'static str; N] {
+    assert!(allows.len() == N, "allow count mismatch");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = allows[i].pattern;
+        i += 1;
+    }
+    out
+}
+
+/// Whether each allowlist regex applies to the whole match.
+const fn allow_on_match<const N: usize>(allows: &[Allow]) -> [bool; N] {
+    assert!(allows.len() == N, "allow count mismatch");
+    let mut out = [false; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = allows[i].on_match;
+        i += 1;
+    }
+    out
+}
+
+/// Number of (keyword, rule) pairs.
+const fn owner_count(owners: &[&[u16]]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < owners.len() {
+        n += owners[i].len();
+        i += 1;
+    }
+    n
+}
+
+/// The owning rules of every keyword, keyword after keyword.
+const fn owner_rules<const N: usize>(owners: &[&[u16]]) -> [u16; N] {
+    let mut out = [0u16; N];
+    let mut at = 0;
+    let mut i = 0;
+    while i < owners.len() {
+        let mut k = 0;
+        while k < owners[i].len() {
+            out[at] = owners[i][k];
+            at += 1;
+            k += 1;
+        }
+        i += 1;
+    }
+    assert!(at == N, "owner count mismatch");
+    out
+}
+
+/// Each keyword's run of [`owner_rules`].
+const fn owner_spans<const N: usize>(owners: &[&[u16]]) -> [Span; N] {
+    assert!(owners.len() == N, "keyword count mismatch");
+    let mut out = [Span::EMPTY; N];
+    let mut at = 0;
+    let mut i = 0;
+    while i < N {
+        out[i] = Span::new(at, owners[i].len());
+        at += owners[i].len();
+        i += 1;
+    }
+    out
+}
+
 /// What a process builds on first use: the keyword index and a lazy slot per regex.
 struct Engine {
-    rules: &'static [Rule],
-    regexes: &'static [OnceLock<Option<regex_lite::Regex>>],
-    allows: &'static [Allow],
-    allow_regexes: &'static [OnceLock<Option<regex_lite::Regex>>],
-    /// Indexes into `allows` of the global allowlist.
+    rules: &'static [PackedRule],
+    regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
+    allow_regexes: Vec<OnceLock<Option<regex_lite::Regex>>>,
+    /// Indexes into the allowlist regexes of the global allowlist.
     global_allows: &'static [usize],
-    global_stops: &'static [&'static str],
+    global_stops: StrTable,
     lits: LiteralIndex,
-    /// For each keyword id, the rules that own it.
-    owners: &'static [&'static [u16]],
+}
+
+impl Engine {
+    /// The rules that own keyword `lit`.
+    fn owners(&self, lit: usize) -> &'static [u16] {
+        let span = table::OWNER_SPANS.get(lit).copied().unwrap_or(Span::EMPTY);
+        table::OWNER_RULES.get(span.range()).unwrap_or(&[])
+    }
 }
 
 /// One secret found in a text.
@@ -120,64 +393,34 @@ pub struct SecretHit<'a> {
     pub end: usize,
 }
 
-/// Sizes of the keyword index's tables.
-const KEYWORD_COUNTS: (usize, usize, usize) = lit_counts(table::KEYWORDS);
-
-/// The keyword index's tables, built at compile time.
-static KEYWORD_TABLES: LitTables<{ KEYWORD_COUNTS.0 }, { KEYWORD_COUNTS.1 }, { KEYWORD_COUNTS.2 }> =
-    LitTables::build(table::KEYWORDS);
-
-/// Each rule's regex, compiled on first use.
-static REGEXES: [OnceLock<Option<regex_lite::Regex>>; table::RULES.len()] =
-    [const { OnceLock::new() }; table::RULES.len()];
-
-/// Each allow entry's regex, compiled on first use.
-static ALLOW_REGEXES: [OnceLock<Option<regex_lite::Regex>>; table::ALLOWS.len()] =
-    [const { OnceLock::new() }; table::ALLOWS.len()];
-
-/// The engine, built at compile time (the regexes compile on first use).
-static ENGINE: Engine = Engine {
-    rules: table::RULES,
-    regexes: &REGEXES,
-    allows: table::ALLOWS,
-    allow_regexes: &ALLOW_REGEXES,
-    global_allows: table::GLOBAL_ALLOWS,
-    global_stops: table::GLOBAL_STOPS,
-    lits: KEYWORD_TABLES.index(table::KEYWORDS),
-    owners: table::OWNERS,
-};
-
 fn engine() -> &'static Engine {
-    &ENGINE
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(build)
 }
 
-/// A private engine for a test (its own regex slots, its keyword index built at run time).
-#[cfg(test)]
 fn build() -> Engine {
-    let slots = |n: usize| -> &'static [OnceLock<Option<regex_lite::Regex>>] {
-        Box::leak((0..n).map(|_| OnceLock::new()).collect())
-    };
     Engine {
-        rules: table::RULES,
-        regexes: slots(table::RULES.len()),
-        allows: table::ALLOWS,
-        allow_regexes: slots(table::ALLOWS.len()),
+        rules: &table::RULES,
+        regexes: table::RULES.iter().map(|_| OnceLock::new()).collect(),
+        allow_regexes: table::ALLOW_PATTERNS
+            .iter()
+            .map(|_| OnceLock::new())
+            .collect(),
         global_allows: table::GLOBAL_ALLOWS,
         global_stops: table::GLOBAL_STOPS,
-        lits: LiteralIndex::new(table::KEYWORDS.to_vec()),
-        owners: table::OWNERS,
+        lits: LiteralIndex::build(&table::KEYWORDS.to_vec()),
     }
 }
 
 fn rule_regex(eng: &'static Engine, i: usize) -> Option<&'static regex_lite::Regex> {
     eng.regexes[i]
-        .get_or_init(|| regex_lite::Regex::new(eng.rules[i].pattern).ok())
+        .get_or_init(|| regex_lite::Regex::new(eng.rules[i].pattern()).ok())
         .as_ref()
 }
 
 fn allow_regex(eng: &'static Engine, i: usize) -> Option<&'static regex_lite::Regex> {
     eng.allow_regexes[i]
-        .get_or_init(|| regex_lite::Regex::new(eng.allows[i].pattern).ok())
+        .get_or_init(|| regex_lite::Regex::new(table::ALLOW_PATTERNS.at(i)).ok())
         .as_ref()
 }
 
@@ -253,27 +496,29 @@ fn assignment_follows(b: &[u8], end: usize, digit: bool) -> bool {
 }
 
 /// Whether a candidate passes the rule's gates (entropy, digit for generic rules, allowlists).
-fn accepted(eng: &'static Engine, r: &Rule, secret: &str, whole: &str) -> bool {
+fn accepted(eng: &'static Engine, r: &PackedRule, secret: &str, whole: &str) -> bool {
     if secret.is_empty() {
         return false;
     }
     if r.entropy > 0.0 && entropy(secret) <= r.entropy {
         return false;
     }
-    if r.id.starts_with("generic") && !secret.bytes().any(|b| b.is_ascii_digit()) {
+    if r.id().starts_with("generic") && !secret.bytes().any(|b| b.is_ascii_digit()) {
         return false;
     }
     let lower = secret.to_ascii_lowercase();
     if eng
         .global_stops
         .iter()
-        .chain(r.stops.iter())
+        .chain(table::STRS.range(r.stops.first.into(), r.stops.count.into()))
         .any(|w| lower.contains(w))
     {
         return false;
     }
-    !eng.global_allows.iter().chain(r.allows.iter()).any(|&i| {
-        let hay = if eng.allows[i].on_match {
+    let own = table::RULE_ALLOWS.get(r.allows.range()).unwrap_or(&[]);
+    let own = own.iter().map(|&i| usize::from(i));
+    !eng.global_allows.iter().copied().chain(own).any(|i| {
+        let hay = if table::ALLOW_ON_MATCH.get(i).copied().unwrap_or(false) {
             whole
         } else {
             secret
@@ -295,19 +540,21 @@ pub fn scan(text: &str, limit: usize) -> Vec<SecretHit<'_>> {
     let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); eng.rules.len()];
     let lb = lower.as_bytes();
     eng.lits.for_each_match(&lower, |start, end, lit| {
-        for &ri in eng.owners[lit] {
+        for &ri in eng.owners(lit) {
             let ri = ri as usize;
             let r = &eng.rules[ri];
             let before = if r.assignment {
                 // The keyword's suffix may sit between it and the operator
                 // (`api_token_v2 = …`); the gate starts after the keyword itself.
-                if !assignment_follows(lb, end, r.id.starts_with("generic")) {
+                if !assignment_follows(lb, end, r.id().starts_with("generic")) {
                     continue;
                 }
                 WINDOW_BEFORE_ASSIGNMENT
             } else if let Some(p) = &r.prefix {
                 let at = &text.as_bytes()[start..];
-                let holds = p.literals.iter().any(|l| {
+                let mut literals =
+                    table::STRS.range(p.literals.first.into(), p.literals.count.into());
+                let holds = literals.any(|l| {
                     if p.case_sensitive {
                         at.starts_with(l.as_bytes())
                     } else {
@@ -367,7 +614,7 @@ pub fn scan(text: &str, limit: usize) -> Vec<SecretHit<'_>> {
                 .unwrap_or(m);
                 if accepted(eng, r, sec.as_str(), m.as_str()) {
                     out.push(SecretHit {
-                        rule: r.id,
+                        rule: r.id(),
                         secret: &text[s + sec.start()..s + sec.end()],
                         start: s + m.start(),
                         end: s + m.end(),

@@ -166,7 +166,7 @@ struct Roots {
 }
 
 /// System folders: removing or re-owning one breaks the machine.
-const SYSTEM_DIRS: &[&str] = &[
+const SYSTEM_DIRS: crate::strtab::StrTable = crate::str_table![
     "/etc",
     "/usr",
     "/usr/bin",
@@ -300,7 +300,7 @@ fn is_disk_device(p: &str) -> bool {
     let Some(d) = p.strip_prefix("/dev/") else {
         return false;
     };
-    const DISKS: &[&str] = &[
+    const DISKS: crate::strtab::StrTable = crate::str_table![
         "sd", "hd", "vd", "xvd", "nvme", "disk", "rdisk", "mmcblk", "md", "dm-", "mapper/", "nbd",
         "loop", "sr", "zd", "ada", "da", "mem", "kmem", "port", "root", "fd0",
     ];
@@ -462,7 +462,7 @@ fn find_exec_deletes(c: &SimpleCommand) -> bool {
 /// a path: a string literal, or the home folder by API (`os.path.expanduser("~")`,
 /// `Path.home()`, `os.homedir()`, `$ENV{HOME}`, `ENV["HOME"]`, `process.env.HOME`).
 fn inline_delete_target(code: &str) -> Option<(String, String)> {
-    const CALLS: &[&str] = &[
+    const CALLS: crate::strtab::StrTable = crate::str_table![
         "rmtree(",
         "removedirs(",
         "rmSync(",
@@ -735,7 +735,7 @@ fn command_catastrophe(c: &SimpleCommand, roots: &Roots) -> Option<String> {
 // Destructive
 
 /// Folders of build outputs, caches and dependencies: deleting one is everyday work.
-const REBUILDABLE: &[&str] = &[
+const REBUILDABLE: crate::strtab::StrTable = crate::str_table![
     "node_modules",
     "target",
     "dist",
@@ -788,7 +788,7 @@ const REBUILDABLE: &[&str] = &[
 ];
 
 /// `find -name` patterns of junk files (compiled, cached, backups).
-const JUNK_NAMES: &[&str] = &[
+const JUNK_NAMES: crate::strtab::StrTable = crate::str_table![
     "*.pyc",
     "*.pyo",
     "__pycache__",
@@ -933,7 +933,7 @@ fn destructive(a: &Analysis, roots: &Roots) -> Option<String> {
             let junk = !names.is_empty()
                 && names
                     .iter()
-                    .all(|n| JUNK_NAMES.contains(&n.to_ascii_lowercase().as_str()));
+                    .all(|n| JUNK_NAMES.contains(n.to_ascii_lowercase().as_str()));
             if !junk {
                 for (t, _) in c.tree_writes() {
                     if let Some(l) = c.dir.locate(&t) {
@@ -1033,7 +1033,7 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
         }
         "kubectl" | "oc" | "kubecolor" | "microk8s.kubectl" if ops.contains(&"delete") => {
             let ops: Vec<&str> = ops.iter().copied().skip_while(|o| *o != "delete").collect();
-            const KINDS: &[&str] = &[
+            const KINDS: crate::strtab::StrTable = crate::str_table![
                 "ns",
                 "namespace",
                 "namespaces",
@@ -1059,7 +1059,7 @@ fn command_irreversible(c: &SimpleCommand) -> Option<String> {
             let kind_hit = ops.iter().skip(1).take(2).any(|o| {
                 o.split(',').any(|k| {
                     KINDS.contains(
-                        &k.split('/')
+                        k.split('/')
                             .next()
                             .unwrap_or(k)
                             .split('.')

@@ -1348,7 +1348,7 @@ mod lists {
             v.sort_unstable();
             v
         };
-        assert_eq!(with(Stdin::Shell), sorted(SHELLS));
+        assert_eq!(with(Stdin::Shell), sorted(&SHELLS.to_vec()));
         assert_eq!(with(Stdin::Scheduled), sorted(STDIN_SCRIPTS));
     }
 }

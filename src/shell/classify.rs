@@ -401,7 +401,7 @@ impl SimpleCommand {
 
 /// Python modules run with `-m` that read their standard input as data (formatters,
 /// encoders, parsers that do not execute what they parse).
-const DATA_MODULES: &[&str] = &[
+const DATA_MODULES: crate::strtab::StrTable = crate::str_table![
     "json.tool",
     "json",
     "base64",
@@ -419,7 +419,7 @@ const DATA_MODULES: &[&str] = &[
 
 /// Words in inline code that evaluate text as code (or deserialize objects that can): inline
 /// code holding one may run what it reads on stdin.
-const EVALUATES: &[&str] = &[
+const EVALUATES: crate::strtab::StrTable = crate::str_table![
     "eval",
     "exec",
     "compile",
@@ -524,7 +524,7 @@ fn interpreter_reads_stdin_code(program: &str, args: &[String]) -> bool {
                 return evaluates(&value());
             }
             if module.contains(*ch) {
-                return !DATA_MODULES.contains(&value().as_str());
+                return !DATA_MODULES.contains(value().as_str());
             }
             if program == "php" && *ch == 'f' {
                 // `php -f FILE`: the script.
@@ -610,7 +610,7 @@ impl Analysis {
 mod tests;
 
 /// Build and test options that run another program or write outside the project.
-const BUILD_EXEC_OPTIONS: &[&str] = &[
+const BUILD_EXEC_OPTIONS: crate::strtab::StrTable = crate::str_table![
     "--config",
     "-exec",
     "-toolexec",

@@ -33,7 +33,7 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
 const SSH_COMMAND_KEYS: &[&str] = &["proxycommand", "localcommand", "knownhostscommand"];
 
 /// Environment variables whose value a program runs as a command line.
-const COMMAND_ENV: &[&str] = &[
+const COMMAND_ENV: crate::strtab::StrTable = crate::str_table![
     "GIT_SSH_COMMAND",
     "GIT_SSH",
     "GIT_PAGER",
@@ -54,7 +54,7 @@ const COMMAND_ENV: &[&str] = &[
 
 /// Words in inline code that run a string as a command (`os.system`, `subprocess`, `exec`,
 /// `popen`, `spawn`, Perl's `system`/`qx`, awk's `system(`, Ruby's backquotes).
-const CODE_RUNS: &[&str] = &[
+const CODE_RUNS: crate::strtab::StrTable = crate::str_table![
     "system",
     "exec",
     "popen",
@@ -169,7 +169,7 @@ const MAX_SCRIPTS: usize = 16;
 pub(super) fn command_scripts(c: &SimpleCommand) -> Vec<String> {
     let mut out = Vec::new();
     for (k, v) in &c.env {
-        if COMMAND_ENV.contains(&k.as_str()) && !v.is_empty() {
+        if COMMAND_ENV.contains(k.as_str()) && !v.is_empty() {
             out.push(v.clone());
         }
     }

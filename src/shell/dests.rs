@@ -280,7 +280,7 @@ fn normalize_url(url: &str) -> String {
 /// Short options of `curl` that take a value (the next word, or the rest of the cluster).
 const CURL_SHORT_VALUE: &str = "AbcCdDeEFHKmoOPQrtTuUwxXyYzh";
 /// Long options of `curl` that take the next word as their value.
-const CURL_LONG_VALUE: &[&str] = &[
+const CURL_LONG_VALUE: crate::strtab::StrTable = crate::str_table![
     "--data",
     "--data-raw",
     "--data-binary",
@@ -349,7 +349,7 @@ const CURL_LONG_VALUE: &[&str] = &[
 ];
 
 /// Long options of `wget` that take the next word as their value.
-const WGET_LONG_VALUE: &[&str] = &[
+const WGET_LONG_VALUE: crate::strtab::StrTable = crate::str_table![
     "--output-document",
     "--output-file",
     "--append-output",
@@ -389,7 +389,7 @@ const WGET_LONG_VALUE: &[&str] = &[
 
 /// Options of any sending program whose value is a destination (`npm publish --registry`,
 /// `twine upload --repository-url`, `cargo publish --index`).
-const DEST_OPTIONS: &[&str] = &[
+const DEST_OPTIONS: crate::strtab::StrTable = crate::str_table![
     "--registry",
     "--index",
     "--repository-url",
@@ -403,7 +403,7 @@ const DEST_OPTIONS: &[&str] = &[
 ];
 
 /// Programs that resolve a name (the name is sent to the resolver, labels and all).
-const RESOLVERS: &[&str] = &[
+const RESOLVERS: crate::strtab::StrTable = crate::str_table![
     "dig",
     "nslookup",
     "host",
@@ -422,12 +422,12 @@ const RESOLVERS: &[&str] = &[
 ];
 
 /// Container and artifact tools whose `push`/`login`/`copy` name a registry.
-const REGISTRY_TOOLS: &[&str] = &[
+const REGISTRY_TOOLS: crate::strtab::StrTable = crate::str_table![
     "docker", "podman", "nerdctl", "buildah", "oras", "crane", "skopeo", "helm", "regctl",
 ];
 
 /// Raw network programs whose first operand is the peer's host.
-const RAW_PEERS: &[&str] = &[
+const RAW_PEERS: crate::strtab::StrTable = crate::str_table![
     "nc", "ncat", "netcat", "telnet", "cryptcat", "pwncat", "ftp", "tftp", "lftp",
 ];
 
@@ -480,7 +480,11 @@ fn add_word(out: &mut Dests, program: &str, w: &str, text: &str) {
 
 /// The operands of `args` (words not options), skipping option values: `short` lists the
 /// short options that take a value, `long` the long ones that take the next word.
-fn operands<'a>(args: &'a [String], short: &str, long: &[&str]) -> Vec<&'a String> {
+fn operands<'a, 'l>(
+    args: &'a [String],
+    short: &str,
+    long: impl crate::strtab::Strs<'l>,
+) -> Vec<&'a String> {
     let mut out = Vec::new();
     let mut i = 0;
     let mut after_dd = false;
@@ -496,7 +500,7 @@ fn operands<'a>(args: &'a [String], short: &str, long: &[&str]) -> Vec<&'a Strin
             continue;
         }
         if let Some(l) = w.strip_prefix("--") {
-            if !l.contains('=') && long.contains(&w.as_str()) {
+            if !l.contains('=') && long.strs().any(|x| x == w.as_str()) {
                 i += 1;
             }
             continue;
@@ -719,7 +723,7 @@ fn command_dests(c: &SimpleCommand, text: &str, out: &mut Dests) {
                 }
             }
         }
-        _ if RESOLVERS.contains(&p) => {
+        _ if RESOLVERS.contains(p) => {
             for w in args
                 .iter()
                 .filter(|w| !w.starts_with('-') && !w.starts_with('+'))
@@ -730,14 +734,14 @@ fn command_dests(c: &SimpleCommand, text: &str, out: &mut Dests) {
                 }
             }
         }
-        _ if RAW_PEERS.contains(&p) => {
+        _ if RAW_PEERS.contains(p) => {
             if let Some(h) = operands(args, "pswexXiqIOTcP", &[]).first() {
                 if h.contains('.') || h.contains(':') || is_dynamic(h) {
                     add_word(out, p, h, text);
                 }
             }
         }
-        _ if REGISTRY_TOOLS.contains(&p) => registry_dests(c, text, out),
+        _ if REGISTRY_TOOLS.contains(p) => registry_dests(c, text, out),
         _ => {}
     }
 }

@@ -36,7 +36,7 @@ const MAX_ARITH_DEPTH: usize = 4;
 const MAX_SCAN: usize = 64 * 1024;
 
 /// Builtins whose operands name variables (array elements included).
-const NAMING: &[&str] = &[
+const NAMING: crate::strtab::StrTable = crate::str_table![
     "read", "declare", "typeset", "local", "export", "readonly", "unset", "getopts",
 ];
 
@@ -75,7 +75,7 @@ pub(super) fn texts(c: &SimpleCommand, vars: &Vars) -> Vec<String> {
                 }
             }
         }
-        _ if NAMING.contains(&p) => {
+        _ if NAMING.contains(p) => {
             // `declare -i`/`typeset -i`/`local -i`: values are evaluated arithmetically.
             let integer = c
                 .args
@@ -233,7 +233,7 @@ impl SimpleCommand {
                     }
                 }
             }
-            _ if NAMING.contains(&p) || p == "[[" => {
+            _ if NAMING.contains(p) || p == "[[" => {
                 if let Some(a) = self
                     .args
                     .iter()

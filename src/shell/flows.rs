@@ -167,7 +167,7 @@ impl Analysis {
     /// `--dangerously-bypass-approvals-and-sandbox` / `--yolo`, Gemini CLI `--yolo` /
     /// `--approval-mode yolo`, and the like).
     pub fn nested_agent_unsafe(&self) -> Option<String> {
-        const AGENTS: &[&str] = &[
+        const AGENTS: crate::strtab::StrTable = crate::str_table![
             "claude",
             "codex",
             "gemini",

@@ -30,7 +30,7 @@ const MAX_DECODED_LEN: usize = 16 * 1024;
 
 /// True for a POSIX-style shell program (`sh`, `bash`, `zsh`, `dash`, `ksh`, `ash`, `fish`).
 pub fn is_shell(program: &str) -> bool {
-    super::programs::SHELLS.contains(&program)
+    super::programs::SHELLS.contains(program)
 }
 
 /// The language family of an interpreter, for its comment and string syntax.
@@ -398,7 +398,7 @@ fn compute_facts(c: &InlineCode) -> InlineFacts {
         .or_else(|| {
             modules
                 .iter()
-                .find(|m| NETWORK_MODULES.contains(&m.as_str()))
+                .find(|m| NETWORK_MODULES.contains(m.as_str()))
                 .cloned()
         })
         .or_else(|| {
@@ -408,7 +408,7 @@ fn compute_facts(c: &InlineCode) -> InlineFacts {
                 let l = s.trim_start().to_ascii_lowercase();
                 l.starts_with("http://") || l.starts_with("https://") || l.starts_with("ftp://")
             });
-            (url && URL_OPENERS.iter().any(|m| has(m))).then(|| "a URL opened".to_string())
+            (url && URL_OPENERS.iter().any(&has)).then(|| "a URL opened".to_string())
         });
     let backquote_runs =
         matches!(c.lang, Lang::Perl | Lang::Ruby | Lang::Php) && skel.contains("``");
@@ -578,7 +578,7 @@ fn fstring_literal(s: &str) -> String {
 }
 
 /// Calls and modules that reach the network (matched on lower-case names).
-const NETWORK_MARKERS: &[&str] = &[
+const NETWORK_MARKERS: crate::strtab::StrTable = crate::str_table![
     // Name resolution carries data in the names it asks for.
     "dns.resolve",
     "dns.resolve4",
@@ -671,7 +671,7 @@ const NETWORK_MARKERS: &[&str] = &[
 ];
 
 /// Modules named by a literal (`require('https')`) that reach the network.
-const NETWORK_MODULES: &[&str] = &[
+const NETWORK_MODULES: crate::strtab::StrTable = crate::str_table![
     "dns",
     "dns/promises",
     "dns.resolver",
@@ -700,7 +700,7 @@ const NETWORK_MODULES: &[&str] = &[
 ];
 
 /// Calls that open a name that may be a URL (`file_get_contents('https://…')`).
-const URL_OPENERS: &[&str] = &[
+const URL_OPENERS: crate::strtab::StrTable = crate::str_table![
     "file_get_contents",
     "fopen",
     "readfile",
@@ -715,7 +715,7 @@ const URL_OPENERS: &[&str] = &[
 ];
 
 /// Calls that start a process.
-const SPAWN_MARKERS: &[&str] = &[
+const SPAWN_MARKERS: crate::strtab::StrTable = crate::str_table![
     // Python
     "os.system",
     "os.popen",
@@ -769,7 +769,7 @@ const SPAWN_MARKERS: &[&str] = &[
 ];
 
 /// Reads of the environment.
-const ENV_MARKERS: &[&str] = &[
+const ENV_MARKERS: crate::strtab::StrTable = crate::str_table![
     "os.environ",
     "os.getenv",
     "environ",
@@ -792,7 +792,7 @@ const ENV_MARKERS: &[&str] = &[
 ];
 
 /// Calls that turn data into text to run.
-const DECODE_MARKERS: &[&str] = &[
+const DECODE_MARKERS: crate::strtab::StrTable = crate::str_table![
     "chr",
     "fromcharcode",
     "b64decode",
@@ -826,7 +826,7 @@ const DECODE_MARKERS: &[&str] = &[
 ];
 
 /// Calls that start a program named by their first argument (or the first item of a list).
-const SPAWN_CALLS: &[&str] = &[
+const SPAWN_CALLS: crate::strtab::StrTable = crate::str_table![
     "os.system",
     "os.popen",
     "subprocess.run",
@@ -868,8 +868,8 @@ fn computed_spawn(toks: &[Tok]) -> Option<String> {
         let Tok::Name(n) = t else { continue };
         let n = n.trim_start_matches('.');
         let bare = n.rsplit(['.', ':']).next().unwrap_or(n);
-        let known = SPAWN_CALLS.contains(&n)
-            || (SPAWN_CALLS.contains(&bare) && !matches!(bare, "exec" | "spawn" | "system"))
+        let known = SPAWN_CALLS.contains(n)
+            || (SPAWN_CALLS.contains(bare) && !matches!(bare, "exec" | "spawn" | "system"))
             || (matches!(bare, "exec" | "spawn" | "system")
                 && (n == bare || n.starts_with("child_process") || n.starts_with("kernel")));
         if !known {
@@ -898,7 +898,7 @@ fn computed_spawn(toks: &[Tok]) -> Option<String> {
 
 /// `eval`/`exec`-like calls that run text: found when the text is not one literal.
 fn dynamic_run(toks: &[Tok], lang: Lang) -> Option<String> {
-    const RUNNERS: &[&str] = &[
+    const RUNNERS: crate::strtab::StrTable = crate::str_table![
         "eval",
         "exec",
         "compile",
@@ -927,7 +927,7 @@ fn dynamic_run(toks: &[Tok], lang: Lang) -> Option<String> {
         let Tok::Name(n) = t else { continue };
         let n = n.as_str();
         let bare = n.rsplit(['.', ':']).next().unwrap_or(n);
-        if !RUNNERS.contains(&n) && !RUNNERS.contains(&bare) {
+        if !RUNNERS.contains(n) && !RUNNERS.contains(bare) {
             continue;
         }
         // `eval` handed on as a function (`.then(eval)`, `map(eval, …)`) runs what it gets.
@@ -988,7 +988,7 @@ fn dynamic_run(toks: &[Tok], lang: Lang) -> Option<String> {
 /// Functions that write the file named by their first literal argument, per language, and
 /// whether a mode argument decides (Python's and Ruby's `open`).
 fn literal_writes(toks: &[Tok], lang: Lang) -> Vec<String> {
-    const WRITERS: &[&str] = &[
+    const WRITERS: crate::strtab::StrTable = crate::str_table![
         "writefilesync",
         "writefile",
         "appendfilesync",
@@ -1036,7 +1036,7 @@ fn literal_writes(toks: &[Tok], lang: Lang) -> Vec<String> {
                 _ => None,
             }
         };
-        if WRITERS.contains(&n.as_str()) || (WRITERS.contains(&bare) && bare.len() > 6) {
+        if WRITERS.contains(n.as_str()) || (WRITERS.contains(bare) && bare.len() > 6) {
             // `Path('x').write_text(…)`: the literal is before the call.
             if matches!(bare, "write_text" | "write_bytes") {
                 if let Some(Tok::Str(s, _)) = toks.get(i.saturating_sub(3)) {
@@ -1475,7 +1475,7 @@ fn printable(t: &str) -> bool {
 
 /// Programs that transform the text they are fed (decode, reverse, translate, decompress,
 /// decrypt): what comes out of them cannot be read in the line.
-pub const TRANSFORMERS: &[&str] = &[
+pub const TRANSFORMERS: crate::strtab::StrTable = crate::str_table![
     "base64",
     "base32",
     "basenc",
@@ -1555,12 +1555,12 @@ impl Analysis {
             let mut transformed = p.first().is_some_and(is_decoder);
             for (k, c) in p.iter().enumerate() {
                 if k > 0 && !transformed {
-                    transformed = TRANSFORMERS.contains(&c.program.as_str()) && !is_identity(c);
+                    transformed = TRANSFORMERS.contains(c.program.as_str()) && !is_identity(c);
                     if transformed {
                         continue;
                     }
                 }
-                let interp = super::programs::SHELLS.contains(&c.program.as_str())
+                let interp = super::programs::SHELLS.contains(c.program.as_str())
                     || lang_of(&c.program).is_some()
                     || matches!(c.program.as_str(), "source" | "." | "eval");
                 if !interp || k == 0 || !transformed {

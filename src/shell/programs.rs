@@ -3,7 +3,7 @@
 //! table (`capabilities`); a unit test there holds these lists equal to the table's.
 
 /// Shells whose here-document body is a script (the table's `Stdin::Shell` entries).
-pub(super) const SHELLS: &[&str] = &[
+pub(super) const SHELLS: crate::strtab::StrTable = crate::str_table![
     "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "csh", "tcsh", "mksh", "yash", "posh",
 ];
 

@@ -53,7 +53,7 @@ pub(super) fn finish(a: &mut Analysis, depth: usize, vars: &Vars) {
                     bodies.push((pi, ci, analyze_depth(script, depth + 1, &c.dir, &v)));
                 }
                 let program = c.program.as_str();
-                if !SHELLS.contains(&program) && !STDIN_SCRIPTS.contains(&program) {
+                if !SHELLS.contains(program) && !STDIN_SCRIPTS.contains(&program) {
                     continue;
                 }
                 // `echo SCRIPT | sh`, `printf … | at now`: the literal text fed to it.
@@ -102,7 +102,7 @@ pub(super) fn finish(a: &mut Analysis, depth: usize, vars: &Vars) {
         let mut runs: Vec<(usize, usize, String, bool)> = Vec::new();
         for (pi, p) in a.pipelines.iter().enumerate() {
             for (ci, c) in p.iter().enumerate() {
-                let shell = SHELLS.contains(&c.program.as_str())
+                let shell = SHELLS.contains(c.program.as_str())
                     || matches!(c.program.as_str(), "." | "source");
                 let script = c.args.iter().find(|x| !x.starts_with('-'));
                 if let Some(f) = script.filter(|_| shell || c.is_interpreter()) {

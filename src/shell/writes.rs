@@ -951,7 +951,7 @@ mod tests;
 /// (`core.hooksPath`, `core.fsmonitor`, `alias.*`, `filter.*.clean`, `diff.external`,
 /// `credential.helper`, `gpg.program`, pagers, includes…); `k` is lower-case.
 pub(super) fn git_key_runs_code(k: &str) -> bool {
-    const EXACT: &[&str] = &[
+    const EXACT: crate::strtab::StrTable = crate::str_table![
         "core.hookspath",
         "core.sshcommand",
         "core.fsmonitor",
@@ -967,7 +967,7 @@ pub(super) fn git_key_runs_code(k: &str) -> bool {
         "web.browser",
         "sendemail.smtpserver",
     ];
-    const PREFIXES: &[&str] = &[
+    const PREFIXES: crate::strtab::StrTable = crate::str_table![
         "alias.",
         "includeif.",
         "filter.",
@@ -980,7 +980,7 @@ pub(super) fn git_key_runs_code(k: &str) -> bool {
         "merge.",
         "diff.",
     ];
-    const SUFFIXES: &[&str] = &[
+    const SUFFIXES: crate::strtab::StrTable = crate::str_table![
         ".clean",
         ".smudge",
         ".process",
@@ -994,7 +994,7 @@ pub(super) fn git_key_runs_code(k: &str) -> bool {
         ".helper",
         ".path",
     ];
-    EXACT.contains(&k)
+    EXACT.contains(k)
         || (PREFIXES.iter().any(|p| k.starts_with(p)) && SUFFIXES.iter().any(|s| k.ends_with(s)))
         || k.starts_with("alias.")
         || k.starts_with("includeif.")

@@ -17,7 +17,7 @@ pub fn common_shingle(h: u32) -> bool {
 /// True when `domain` (a registrable domain) is named by benign texts (or is a common hosting
 /// or package domain).
 pub fn common_domain(domain: &str) -> bool {
-    DOMAINS.binary_search(&domain).is_ok()
+    DOMAINS.binary_search(domain).is_ok()
 }
 
 /// The benign sentences a threat-pack rule must not match (one per line, lower-case words).
@@ -53,7 +53,7 @@ mod tests {
     #[test]
     fn the_gate_set_is_sorted_and_refuses_benign_sentences() {
         assert!(SHINGLES.windows(2).all(|w| w[0] < w[1]));
-        assert!(DOMAINS.windows(2).all(|w| w[0] < w[1]));
+        assert!(DOMAINS.to_vec().windows(2).all(|w| w[0] < w[1]));
         assert!(common_domain("github.com") && !common_domain("evil-payments.example"));
         // Every benign probe sentence that is long enough is refused or keeps rare shingles only.
         let refused = PROBE

@@ -1944,7 +1944,7 @@ pub(super) static SHINGLES: &[u32] = &[
 ];
 
 /// Domains named in two or more benign texts (and common hosting ones), sorted.
-pub(super) static DOMAINS: &[&str] = &[
+pub(super) static DOMAINS: crate::strtab::StrTable = crate::str_table![
     "20style-black-000000.svg",
     "a.all",
     "a.any",

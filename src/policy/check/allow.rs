@@ -337,7 +337,7 @@ enum Waived {
 
 /// Long option names (or parts of them) that make a program run other code, read settings
 /// from elsewhere, or connect somewhere other than the host it names.
-const RISKY_LONG: &[&str] = &[
+const RISKY_LONG: crate::strtab::StrTable = crate::str_table![
     "exec",
     "command",
     "program",
@@ -408,7 +408,11 @@ fn risky_option(sc: &crate::shell::SimpleCommand, args: &[String], w: Waived) ->
             } else {
                 &[]
             };
-            if RISKY_LONG.iter().chain(extra).any(|r| name.contains(r)) {
+            if RISKY_LONG
+                .iter()
+                .chain(extra.iter().copied())
+                .any(|r| name.contains(r))
+            {
                 return Some(a.clone());
             }
         } else if let Some(cluster) = a.strip_prefix('-') {
@@ -483,7 +487,7 @@ fn host_of_authority(authority: &str) -> Option<String> {
 }
 
 /// Programs whose bare arguments are URLs (`curl example.com` fetches `http://example.com`).
-const URL_PROGRAMS: &[&str] = &[
+const URL_PROGRAMS: crate::strtab::StrTable = crate::str_table![
     "curl", "wget", "wget2", "fetch", "aria2c", "http", "https", "xh", "xhs", "curlie", "lynx",
     "links", "w3m",
 ];
@@ -493,7 +497,7 @@ const VALUE_SHORT: &[char] = &[
     'U', 'w', 'X', 'Y', 'y', 'z',
 ];
 /// Long options of those programs that take the next word as their value.
-const VALUE_LONG: &[&str] = &[
+const VALUE_LONG: crate::strtab::StrTable = crate::str_table![
     "data",
     "data-raw",
     "data-binary",
@@ -585,7 +589,7 @@ fn bare_url_words(sc: &crate::shell::SimpleCommand) -> Vec<&str> {
         }
         if !options_done {
             if let Some(long) = a.strip_prefix("--") {
-                value_next = !long.contains('=') && VALUE_LONG.contains(&long);
+                value_next = !long.contains('=') && VALUE_LONG.contains(long);
                 continue;
             }
             if let Some(cluster) = a.strip_prefix('-').filter(|c| !c.is_empty()) {
@@ -634,7 +638,7 @@ fn hosts_match(call: &Call<'_>, list: &AllowList) -> Option<String> {
         for a in &args {
             seen.extend(url_hosts(a)?);
         }
-        if URL_PROGRAMS.contains(&sc.program.as_str()) {
+        if URL_PROGRAMS.contains(sc.program.as_str()) {
             for w in bare_url_words(sc) {
                 let authority = w.split(['/', '?', '#']).next().unwrap_or_default();
                 seen.push(host_of_authority(authority)?);

@@ -153,7 +153,7 @@ impl Trust {
 /// merge requests, comments and reviews, mail, chat, web pages and search results. Such a tool
 /// exposes the session even on a trusted server (anyone can comment on the user's own
 /// repository).
-const THIRD_PARTY_WORDS: &[&str] = &[
+const THIRD_PARTY_WORDS: crate::strtab::StrTable = crate::str_table![
     "issue",
     "pull",
     "pr",
@@ -201,13 +201,13 @@ pub fn reads_third_party(tool: &str) -> bool {
     }
     words.push(cur);
     words.iter().any(|w| {
-        THIRD_PARTY_WORDS.contains(&w.as_str())
-            || THIRD_PARTY_WORDS.contains(&w.trim_end_matches('s'))
+        THIRD_PARTY_WORDS.contains(w.as_str())
+            || THIRD_PARTY_WORDS.contains(w.trim_end_matches('s'))
     })
 }
 
 /// `gh`/`glab` subcommands whose output carries text other people wrote.
-const FORGE_READS: &[&str] = &[
+const FORGE_READS: crate::strtab::StrTable = crate::str_table![
     "issue",
     "pr",
     "mr",
@@ -223,7 +223,7 @@ const FORGE_READS: &[&str] = &[
 ];
 
 /// Network programs whose output is what a remote host sent (besides the downloaders).
-const REMOTE_READERS: &[&str] = &[
+const REMOTE_READERS: crate::strtab::StrTable = crate::str_table![
     "http", "https", "xh", "xhs", "lynx", "w3m", "links", "elinks", "nc", "ncat", "netcat",
     "socat", "telnet", "aria2c", "httpie",
 ];
@@ -261,7 +261,7 @@ pub fn source(tool: &Tool, trust: &Trust, paths: &PathContext) -> Option<String>
             let hosts = hosts_in(&tool.input);
             let trusted = !hosts.is_empty() && hosts.iter().all(|h| trust.host_trusted(h));
             for c in a.all_commands() {
-                if (c.is_downloader() || REMOTE_READERS.contains(&c.program.as_str())) && !trusted {
+                if (c.is_downloader() || REMOTE_READERS.contains(c.program.as_str())) && !trusted {
                     let what = url_in(&tool.input).unwrap_or_else(|| c.program.clone());
                     return Some(format!("{name}: {} output ({what})", c.program));
                 }
@@ -269,7 +269,7 @@ pub fn source(tool: &Tool, trust: &Trust, paths: &PathContext) -> Option<String>
                     && c.args
                         .iter()
                         .find(|w| !w.starts_with('-'))
-                        .is_some_and(|s| FORGE_READS.contains(&s.as_str()))
+                        .is_some_and(|s| FORGE_READS.contains(s.as_str()))
                 {
                     return Some(format!(
                         "{name}: `{} {}` (issue, pull request and comment bodies)",
@@ -515,12 +515,12 @@ fn secret_sent(call: &Call<'_>) -> Option<String> {
 }
 
 /// Raw network programs: their only use is talking to a peer the line names (or listening).
-const RAW_NET: &[&str] = &[
+const RAW_NET: crate::strtab::StrTable = crate::str_table![
     "nc", "ncat", "netcat", "socat", "telnet", "socket", "openssl", "cryptcat", "pwncat",
 ];
 
 /// Words of inline code or command text that open or accept a connection.
-const SOCKET_MARKERS: &[&str] = &[
+const SOCKET_MARKERS: crate::strtab::StrTable = crate::str_table![
     "socket(",
     "Socket(",
     "Socket.new",
@@ -548,7 +548,7 @@ const SOCKET_MARKERS: &[&str] = &[
 ];
 
 /// Words of command text that start a process or a shell.
-const EXEC_MARKERS: &[&str] = &[
+const EXEC_MARKERS: crate::strtab::StrTable = crate::str_table![
     "/bin/sh",
     "/bin/bash",
     "sh -i",
@@ -722,7 +722,7 @@ fn untrusted_destination(call: &Call<'_>) -> Option<String> {
         if let Some(c) = a
             .all_commands()
             .into_iter()
-            .find(|c| RAW_NET.contains(&c.program.as_str()) && c.is_network())
+            .find(|c| RAW_NET.contains(c.program.as_str()) && c.is_network())
         {
             return Some(format!("a peer of `{}` the line does not name", c.program));
         }
@@ -796,7 +796,7 @@ fn fetch_carries_data(call: &Call<'_>) -> bool {
 /// Argument keys (letters and digits only, lower-case) that name the owner or the repository,
 /// project or store a call writes into. Chat channels and teams are not among them: an agent
 /// picks those from the workspace's own listing every day.
-const OWNER_KEYS: &[&str] = &[
+const OWNER_KEYS: crate::strtab::StrTable = crate::str_table![
     "owner",
     "repo",
     "repository",
@@ -828,7 +828,7 @@ fn unnamed_scope(call: &Call<'_>) -> Option<String> {
                 .filter(char::is_ascii_alphanumeric)
                 .collect::<String>()
                 .to_ascii_lowercase();
-            OWNER_KEYS.contains(&n.as_str())
+            OWNER_KEYS.contains(n.as_str())
         })
         .filter_map(|(_, v)| v.as_str())
         .filter(|s| !s.is_empty() && s.len() <= 200)
@@ -912,7 +912,7 @@ fn listener(call: &Call<'_>) -> Option<String> {
             None => None,
         };
         if let Some(code) = code {
-            if let Some(m) = SOCKET_MARKERS.iter().find(|m| code.contains(**m)) {
+            if let Some(m) = SOCKET_MARKERS.iter().find(|m| code.contains(*m)) {
                 return Some(format!("peers of inline code with `{m}` (a socket the line does not name a destination for)"));
             }
         }
@@ -1125,7 +1125,7 @@ fn remote_shell(a: &Analysis, text: &str) -> Option<String> {
             if let (Some(s), true) = (socket, crate::shell::is_shell(prog) || c.is_interpreter()) {
                 return Some(format!("{prog} with {s}"));
             }
-            if RAW_NET.contains(&prog) || prog == "socket" {
+            if RAW_NET.contains(prog) || prog == "socket" {
                 if let Some(o) = c.args.iter().find(|w| EXEC_OPTIONS.contains(&w.as_str())) {
                     return Some(format!("{prog} {o}"));
                 }
@@ -1147,7 +1147,7 @@ fn remote_shell(a: &Analysis, text: &str) -> Option<String> {
         let net = pl.iter().find(|c| c.is_network() && !shell_like(c));
         let sh = pl.iter().find(|c| shell_like(c));
         if let (Some(n), Some(s)) = (net, sh) {
-            if RAW_NET.contains(&n.program.as_str()) || crate::shell::is_shell(&s.program) {
+            if RAW_NET.contains(n.program.as_str()) || crate::shell::is_shell(&s.program) {
                 return Some(format!("{} | {}", n.program, s.program));
             }
         }
@@ -1156,7 +1156,7 @@ fn remote_shell(a: &Analysis, text: &str) -> Option<String> {
     // a process or a shell.
     if let Some(m) = SOCKET_MARKERS
         .iter()
-        .find(|m| text.contains(*m) && !matches!(**m, "http.server" | "serve_forever"))
+        .find(|m| text.contains(*m) && !matches!(*m, "http.server" | "serve_forever"))
     {
         if let Some(e) = EXEC_MARKERS.iter().find(|e| text.contains(*e)) {
             return Some(format!("code with `{m}` and `{e}`"));

@@ -49,7 +49,7 @@ fn moves_money(tool: &Tool) -> bool {
 
 /// Tool-name verbs whose destination argument is critical: where money, messages, access or
 /// code go (`send_money`, `share_file`, `invite_user`, `merge_pull_request`, `publish`).
-const CRITICAL_VERBS: &[&str] = &[
+const CRITICAL_VERBS: crate::strtab::StrTable = crate::str_table![
     "send",
     "pay",
     "payment",
@@ -77,7 +77,7 @@ const CRITICAL_VERBS: &[&str] = &[
 
 /// Nouns that make a `schedule`/`post`/`message`/`email`/`mail` tool name critical only with a
 /// sending sense (`post_message`, `schedule_transaction`), not `post_comment_draft`.
-const SENDING_NOUNS: &[&str] = &[
+const SENDING_NOUNS: crate::strtab::StrTable = crate::str_table![
     "message",
     "email",
     "mail",
@@ -134,8 +134,8 @@ pub fn is_critical_tool(tool: &Tool) -> bool {
         )
     };
     w.iter().any(|v| strong(v))
-        || (w.iter().any(|v| CRITICAL_VERBS.contains(&v.as_str()))
-            && w.iter().any(|v| SENDING_NOUNS.contains(&v.as_str()))
+        || (w.iter().any(|v| CRITICAL_VERBS.contains(v.as_str()))
+            && w.iter().any(|v| SENDING_NOUNS.contains(v.as_str()))
             && w.len() > 1)
 }
 
@@ -150,9 +150,7 @@ pub fn is_fetch_tool(tool: &Tool) -> bool {
                     .map_or(tool.name.as_str(), |m| m.tool.as_str()),
             )
             .iter()
-            .any(|w| {
-                readwrite::HTTP_WORDS.contains(&w.as_str()) || w == "webpage" || w == "scrape"
-            }))
+            .any(|w| readwrite::HTTP_WORDS.contains(w.as_str()) || w == "webpage" || w == "scrape"))
 }
 
 /// True for a command whose program sends data by what it is: `git push`, a registry push

@@ -362,7 +362,7 @@ fn classify(keys: &Keys, key: &str) -> Option<Effect> {
 
 /// The package sources every user of a tool starts with (the tools' own defaults): setting a
 /// source key back to one of them changes nothing an attacker controls.
-const OFFICIAL: &[&str] = &[
+const OFFICIAL: crate::strtab::StrTable = crate::str_table![
     "registry.npmjs.org",
     "registry.yarnpkg.com",
     "pypi.org",
@@ -396,7 +396,7 @@ fn official(value: &str) -> bool {
                 .unwrap_or(&p);
             let host = rest.split(['/', ':']).next().unwrap_or(rest);
             let https_or_bare = !p.starts_with("http://");
-            https_or_bare && OFFICIAL.contains(&host)
+            https_or_bare && OFFICIAL.contains(host)
         })
 }
 

@@ -303,7 +303,14 @@ pub(super) fn render(p: &Parsed) -> String {
     for line in DATA.lines().filter(|l| l.starts_with('#')) {
         let _ = writeln!(o, "//{}", &line[1..]);
     }
-    o.push_str("\nuse super::{Allow, Prefix, Rule};\n\n");
+    o.push_str("\nuse super::{allow_on_match, allow_patterns, owner_count, owner_rules, owner_spans, pack_rules};\n");
+    o.push_str("use super::{rule_allow_count, rule_allows, rule_str_count, rule_strs};\n");
+    o.push_str("use super::{Allow, PackedRule, Prefix, Rule, Span};\n");
+    o.push_str("use crate::str_table;\nuse crate::strtab::StrTable;\n\n");
+    o.push_str("// The rows below are `const`s: the binary holds only the packed statics built from them at\n");
+    o.push_str(
+        "// compile time (no pointer per string, so no start-up relocation per string).\n\n",
+    );
     let list = |v: &[&str]| {
         v.iter()
             .map(|s| format!("{s:?}"))
@@ -316,7 +323,7 @@ pub(super) fn render(p: &Parsed) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    o.push_str("/// The rules, in table order.\npub(super) static RULES: &[Rule] = &[\n");
+    o.push_str("/// The rules, in table order.\nconst RULES_SRC: &[Rule] = &[\n");
     for r in &p.rules {
         let prefix = match &r.prefix {
             None => "None".to_string(),
@@ -344,7 +351,17 @@ pub(super) fn render(p: &Parsed) -> String {
             prefix
         );
     }
-    o.push_str("];\n\n/// The allowlist regexes (rules' and the global ones).\npub(super) static ALLOWS: &[Allow] = &[\n");
+    o.push_str("];\n\n/// The rules, packed: strings and lists are runs of [`STRS`] and [`RULE_ALLOWS`].\n");
+    o.push_str(
+        "pub(super) static RULES: [PackedRule; RULES_SRC.len()] = pack_rules(RULES_SRC);\n\n",
+    );
+    o.push_str(
+        "/// The rules' strings: per rule its id, pattern, stopwords and prefix literals.\n",
+    );
+    o.push_str("pub(super) static STRS: StrTable = str_table!(@list &rule_strs::<{ rule_str_count(RULES_SRC) }>(RULES_SRC));\n\n");
+    o.push_str("/// The rules' allowlists (indexes into [`ALLOW_PATTERNS`]), rule after rule.\n");
+    o.push_str("pub(super) static RULE_ALLOWS: [u16; rule_allow_count(RULES_SRC)] = rule_allows(RULES_SRC);\n\n");
+    o.push_str("/// The allowlist regexes (rules' and the global ones).\nconst ALLOWS_SRC: &[Allow] = &[\n");
     for a in &p.allows {
         let _ = writeln!(
             o,
@@ -352,28 +369,37 @@ pub(super) fn render(p: &Parsed) -> String {
             a.on_match, a.pattern
         );
     }
+    o.push_str("];\n\n/// The allowlist regexes' patterns.\n");
+    o.push_str("pub(super) static ALLOW_PATTERNS: StrTable = str_table!(@list &allow_patterns::<{ ALLOWS_SRC.len() }>(ALLOWS_SRC));\n\n");
+    o.push_str(
+        "/// Whether each allowlist regex applies to the whole match (else to the secret).\n",
+    );
+    o.push_str("pub(super) static ALLOW_ON_MATCH: [bool; ALLOWS_SRC.len()] = allow_on_match(ALLOWS_SRC);\n");
     let _ = write!(
         o,
-        "];\n\n/// Indexes into [`ALLOWS`] of the global allowlist.\npub(super) static GLOBAL_ALLOWS: &[usize] = &[{}];\n\n",
+        "\n/// Indexes into [`ALLOW_PATTERNS`] of the global allowlist.\npub(super) static GLOBAL_ALLOWS: &[usize] = &[{}];\n\n",
         nums(&p.global_allows)
     );
     let _ = write!(
         o,
-        "/// The global stopwords (lower-case).\npub(super) static GLOBAL_STOPS: &[&str] = &[{}];\n\n",
+        "/// The global stopwords (lower-case).\npub(super) static GLOBAL_STOPS: StrTable = str_table![{}];\n\n",
         list(&p.global_stops)
     );
     let _ = write!(
         o,
-        "/// The distinct rule keywords (lower-case), in order of first use.\npub(super) static KEYWORDS: &[&str] = &[{}];\n\n",
+        "/// The distinct rule keywords (lower-case), in order of first use.\npub(super) static KEYWORDS: StrTable = str_table![{}];\n\n",
         list(&p.keywords)
     );
-    o.push_str(
-        "/// For each keyword, the rules that own it.\npub(super) static OWNERS: &[&[u16]] = &[\n",
-    );
+    o.push_str("/// For each keyword, the rules that own it.\nconst OWNERS_SRC: &[&[u16]] = &[\n");
     for ow in &p.owners {
         let v: Vec<usize> = ow.iter().map(|&x| usize::from(x)).collect();
         let _ = writeln!(o, "    &[{}],", nums(&v));
     }
-    o.push_str("];\n");
+    o.push_str("];\n\n/// The owning rules of every keyword, keyword after keyword.\n");
+    o.push_str("pub(super) static OWNER_RULES: [u16; owner_count(OWNERS_SRC)] = owner_rules(OWNERS_SRC);\n\n");
+    o.push_str("/// Each keyword's run of [`OWNER_RULES`].\n");
+    o.push_str(
+        "pub(super) static OWNER_SPANS: [Span; OWNERS_SRC.len()] = owner_spans(OWNERS_SRC);\n",
+    );
     o
 }

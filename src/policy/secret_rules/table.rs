@@ -11,10 +11,17 @@
 // Rules: 221 in the source, 217 kept, 4 dropped (they match on a file path);
 // allowlist groups dropped (they need the whole line or a path): 4.
 
-use super::{Allow, Prefix, Rule};
+use super::{allow_on_match, allow_patterns, owner_count, owner_rules, owner_spans, pack_rules};
+use super::{rule_allow_count, rule_allows, rule_str_count, rule_strs};
+use super::{Allow, PackedRule, Prefix, Rule, Span};
+use crate::str_table;
+use crate::strtab::StrTable;
+
+// The rows below are `const`s: the binary holds only the packed statics built from them at
+// compile time (no pointer per string, so no start-up relocation per string).
 
 /// The rules, in table order.
-pub(super) static RULES: &[Rule] = &[
+const RULES_SRC: &[Rule] = &[
     Rule { id: "1password-secret-key", entropy: 3.8, group: None, pattern: "\\bA3-[A-Z0-9]{6}-(?:(?:[A-Z0-9]{11})|(?:[A-Z0-9]{6}-[A-Z0-9]{5}))-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\\b", allows: &[], stops: &[], after: 1024, assignment: false, prefix: Some(Prefix { literals: &["A3-"], case_sensitive: true, word_start: true }) },
     Rule { id: "1password-service-account-token", entropy: 4.0, group: None, pattern: "ops_eyJ[a-zA-Z0-9+/]{250,}={0,3}", allows: &[], stops: &[], after: 1024, assignment: false, prefix: Some(Prefix { literals: &["ops_eyJ"], case_sensitive: true, word_start: false }) },
     Rule { id: "adafruit-api-key", entropy: 0.0, group: None, pattern: "(?i)[\\w.-]{0,50}?(?:adafruit)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9_-]{32})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", allows: &[], stops: &[], after: 256, assignment: true, prefix: None },
@@ -234,8 +241,17 @@ pub(super) static RULES: &[Rule] = &[
     Rule { id: "zendesk-secret-key", entropy: 0.0, group: None, pattern: "(?i)[\\w.-]{0,50}?(?:zendesk)(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)", allows: &[], stops: &[], after: 256, assignment: true, prefix: None },
 ];
 
+/// The rules, packed: strings and lists are runs of [`STRS`] and [`RULE_ALLOWS`].
+pub(super) static RULES: [PackedRule; RULES_SRC.len()] = pack_rules(RULES_SRC);
+
+/// The rules' strings: per rule its id, pattern, stopwords and prefix literals.
+pub(super) static STRS: StrTable = str_table!(@list &rule_strs::<{ rule_str_count(RULES_SRC) }>(RULES_SRC));
+
+/// The rules' allowlists (indexes into [`ALLOW_PATTERNS`]), rule after rule.
+pub(super) static RULE_ALLOWS: [u16; rule_allow_count(RULES_SRC)] = rule_allows(RULES_SRC);
+
 /// The allowlist regexes (rules' and the global ones).
-pub(super) static ALLOWS: &[Allow] = &[
+const ALLOWS_SRC: &[Allow] = &[
     Allow { on_match: false, pattern: "(?i)^true|false|null$" },
     Allow { on_match: false, pattern: "^(?i:a+|b+|c+|d+|e+|f+|g+|h+|i+|j+|k+|l+|m+|n+|o+|p+|q+|r+|s+|t+|u+|v+|w+|x+|y+|z+|\\*+|\\.+)$" },
     Allow { on_match: false, pattern: "^\\$(?:\\d+|\\{\\d+\\})$" },
@@ -278,17 +294,23 @@ pub(super) static ALLOWS: &[Allow] = &[
     Allow { on_match: false, pattern: "s\\.[A-Za-z]{24}" },
 ];
 
-/// Indexes into [`ALLOWS`] of the global allowlist.
+/// The allowlist regexes' patterns.
+pub(super) static ALLOW_PATTERNS: StrTable = str_table!(@list &allow_patterns::<{ ALLOWS_SRC.len() }>(ALLOWS_SRC));
+
+/// Whether each allowlist regex applies to the whole match (else to the secret).
+pub(super) static ALLOW_ON_MATCH: [bool; ALLOWS_SRC.len()] = allow_on_match(ALLOWS_SRC);
+
+/// Indexes into [`ALLOW_PATTERNS`] of the global allowlist.
 pub(super) static GLOBAL_ALLOWS: &[usize] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 /// The global stopwords (lower-case).
-pub(super) static GLOBAL_STOPS: &[&str] = &["014df517-39d1-4453-b7b3-9930c563627c", "abcdefghijklmnopqrstuvwxyz"];
+pub(super) static GLOBAL_STOPS: StrTable = str_table!["014df517-39d1-4453-b7b3-9930c563627c", "abcdefghijklmnopqrstuvwxyz"];
 
 /// The distinct rule keywords (lower-case), in order of first use.
-pub(super) static KEYWORDS: &[&str] = &["a3-", "ops_", "adafruit", "adobe", "p8e-", "age-secret-key-1", "airtable", "pat", "algolia", "ltai", "alibaba", "sk-ant-admin01", "sk-ant-api03", "akcp", "cmvmd", "asana", "atlassian", "confluence", "jira", "atatt3", "sc_", "ext_", "scauth_", "authress_", "a3t", "akia", "asia", "abia", "acca", "absk", "bedrock-api-key-", "q~", "beamer", "bitbucket", "bittrex", "meraki", "4b1d", "clojars_", "cloudflare", "v1.0-", "codecov", "cohere", "co_api_key", "coinbase", "confluent", "contentful", "curl", "dapi", "datadog", "dnkey", "doo_v1_", "dop_v1_", "dor_v1_", "discord", "dp.pt.", "droneci", "dropbox", "duffel_", "dt0c01.", "ezak", "eztk", "etsy", "facebook", "eaam", "eaac", "fastly", "finicity", "finnhub", "flickr", "flwseck_test", "flwpubk_test", "fo1_", "fm1", "fm2_", "fio-u-", "freshbooks", "aiza", "access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token", "ghu_", "ghs_", "github_pat_", "gho_", "ghp_", "ghr_", "glcbt-", "gldt-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "glpat-", "glptt-", "gr1348941", "glrt-", "glsoat-", "_gitlab_session=", "gitter", "live_", "gocardless", "eyjrijoi", "glc_", "glsa_", "pat.", "sat.", "atlasv1", "heroku", "hrku-aa", "hubspot", "hf_", "api_org_", "ico-", "intercom", "intra", "s-s4t2ud-", "s-s4t2af-", "jfrog", "artifactory", "bintray", "xray", "ey", "zxlk", "kraken", "kucoin", "launchdarkly", "lin_api_", "linear", "linkedin", "linked_in", "linked-in", "test_", "test_pub", "live_pub", "_pub", "looker", "mailchimp", "mailgun", "mapbox", "mattermost", "_mmk", "messagebird", "message-bird", "message_bird", "webhook.office.com", "webhookb2", "incomingwebhook", "netlify", "nrjs-", "nrii-", "new-relic", "newrelic", "new_relic", "nrak", "ntn_", "npm_", "nytimes", "new-york-times", "newyorktimes", "api-", "okta", "t3blbkfj", "sha256~", "pplx-", "plaid", "pscale_tkn_", "pscale_oauth_", "pscale_pw_", "pmak-", "pnu_", "-----begin", "privateai", "private_ai", "private-ai", "pul-", "pypi-ageichlwas5vcmc", "rapidapi", "rdme_", "rubygems_", "tk-us-", "sendbird", "sg.", "xkeysib-", "sentry", "sntrys_eyjpyxqio", "sntryu_", "sm_aat", "sm_pat", "sm_sat", "shippo_", "shpat_", "shpca_", "shppa_", "shpss_", "bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com", "gems.contribsys.com", "enterprise.contribsys.com", "xapp", "xoxb", "xoxe.xoxb-", "xoxe.xoxp-", "xoxe-", "xoxo", "xoxs", "xoxa", "xoxr", "xoxp-", "hooks.slack.com", "snyk", "sonar", "sgp_", "sourcegraph", "sq0atp-", "eaaa", "squarespace", "sk_test", "sk_live", "sk_prod", "rk_test", "rk_live", "rk_prod", "sumo", "telegr", "travis", "sk", "twitch", "twitter", "tfp_", "hvb.", "hvs.", "s.", "yandex", "zendesk"];
+pub(super) static KEYWORDS: StrTable = str_table!["a3-", "ops_", "adafruit", "adobe", "p8e-", "age-secret-key-1", "airtable", "pat", "algolia", "ltai", "alibaba", "sk-ant-admin01", "sk-ant-api03", "akcp", "cmvmd", "asana", "atlassian", "confluence", "jira", "atatt3", "sc_", "ext_", "scauth_", "authress_", "a3t", "akia", "asia", "abia", "acca", "absk", "bedrock-api-key-", "q~", "beamer", "bitbucket", "bittrex", "meraki", "4b1d", "clojars_", "cloudflare", "v1.0-", "codecov", "cohere", "co_api_key", "coinbase", "confluent", "contentful", "curl", "dapi", "datadog", "dnkey", "doo_v1_", "dop_v1_", "dor_v1_", "discord", "dp.pt.", "droneci", "dropbox", "duffel_", "dt0c01.", "ezak", "eztk", "etsy", "facebook", "eaam", "eaac", "fastly", "finicity", "finnhub", "flickr", "flwseck_test", "flwpubk_test", "fo1_", "fm1", "fm2_", "fio-u-", "freshbooks", "aiza", "access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token", "ghu_", "ghs_", "github_pat_", "gho_", "ghp_", "ghr_", "glcbt-", "gldt-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "glpat-", "glptt-", "gr1348941", "glrt-", "glsoat-", "_gitlab_session=", "gitter", "live_", "gocardless", "eyjrijoi", "glc_", "glsa_", "pat.", "sat.", "atlasv1", "heroku", "hrku-aa", "hubspot", "hf_", "api_org_", "ico-", "intercom", "intra", "s-s4t2ud-", "s-s4t2af-", "jfrog", "artifactory", "bintray", "xray", "ey", "zxlk", "kraken", "kucoin", "launchdarkly", "lin_api_", "linear", "linkedin", "linked_in", "linked-in", "test_", "test_pub", "live_pub", "_pub", "looker", "mailchimp", "mailgun", "mapbox", "mattermost", "_mmk", "messagebird", "message-bird", "message_bird", "webhook.office.com", "webhookb2", "incomingwebhook", "netlify", "nrjs-", "nrii-", "new-relic", "newrelic", "new_relic", "nrak", "ntn_", "npm_", "nytimes", "new-york-times", "newyorktimes", "api-", "okta", "t3blbkfj", "sha256~", "pplx-", "plaid", "pscale_tkn_", "pscale_oauth_", "pscale_pw_", "pmak-", "pnu_", "-----begin", "privateai", "private_ai", "private-ai", "pul-", "pypi-ageichlwas5vcmc", "rapidapi", "rdme_", "rubygems_", "tk-us-", "sendbird", "sg.", "xkeysib-", "sentry", "sntrys_eyjpyxqio", "sntryu_", "sm_aat", "sm_pat", "sm_sat", "shippo_", "shpat_", "shpca_", "shppa_", "shpss_", "bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com", "gems.contribsys.com", "enterprise.contribsys.com", "xapp", "xoxb", "xoxe.xoxb-", "xoxe.xoxp-", "xoxe-", "xoxo", "xoxs", "xoxa", "xoxr", "xoxp-", "hooks.slack.com", "snyk", "sonar", "sgp_", "sourcegraph", "sq0atp-", "eaaa", "squarespace", "sk_test", "sk_live", "sk_prod", "rk_test", "rk_live", "rk_prod", "sumo", "telegr", "travis", "sk", "twitch", "twitter", "tfp_", "hvb.", "hvs.", "s.", "yandex", "zendesk"];
 
 /// For each keyword, the rules that own it.
-pub(super) static OWNERS: &[&[u16]] = &[
+const OWNERS_SRC: &[&[u16]] = &[
     &[0],
     &[1],
     &[2],
@@ -532,3 +554,9 @@ pub(super) static OWNERS: &[&[u16]] = &[
     &[213, 214, 215],
     &[216],
 ];
+
+/// The owning rules of every keyword, keyword after keyword.
+pub(super) static OWNER_RULES: [u16; owner_count(OWNERS_SRC)] = owner_rules(OWNERS_SRC);
+
+/// Each keyword's run of [`OWNER_RULES`].
+pub(super) static OWNER_SPANS: [Span; OWNERS_SRC.len()] = owner_spans(OWNERS_SRC);

@@ -109,14 +109,13 @@ fn the_table_parses_and_every_regex_compiles() {
     let bad: Vec<&str> = eng
         .rules
         .iter()
-        .filter(|r| regex_lite::Regex::new(r.pattern).is_err())
-        .map(|r| r.id)
+        .filter(|r| regex_lite::Regex::new(r.pattern()).is_err())
+        .map(|r| r.id())
         .collect();
     assert!(bad.is_empty(), "rules regex-lite refuses: {bad:?}");
-    let bad_allow = eng
-        .allows
+    let bad_allow = table::ALLOW_PATTERNS
         .iter()
-        .filter(|a| regex_lite::Regex::new(a.pattern).is_err())
+        .filter(|a| regex_lite::Regex::new(a).is_err())
         .count();
     assert_eq!(bad_allow, 0);
     assert!(eng.global_allows.len() >= 10 && !eng.global_stops.is_empty());
@@ -308,13 +307,52 @@ fn the_table_is_generated_from_the_tsv() {
         have == want,
         "src/policy/secret_rules/table.rs is stale; regenerate it: INTENTSHIELD_REGENERATE=1 cargo test --lib secret_rules::tests::the_table_is_generated_from_the_tsv"
     );
-    // And the compiled-in statics are that file's (not an older build's).
+    // And the compiled-in statics are that file's (not an older build's), every field of the
+    // packed form (strings and lists as runs of pools) read back equal to the parsed table.
     assert_eq!(table::RULES.len(), parsed.rules.len());
     for (a, b) in table::RULES.iter().zip(&parsed.rules) {
-        assert_eq!((a.id, a.pattern, a.after), (b.id, b.pattern, b.after));
-        assert_eq!(a.prefix.is_some(), b.prefix.is_some(), "{}", a.id);
+        assert_eq!((a.id(), a.pattern(), a.after), (b.id, b.pattern, b.after));
+        assert_eq!(
+            (a.entropy, a.group, a.assignment),
+            (b.entropy, b.group, b.assignment)
+        );
+        let stops: Vec<&str> = table::STRS
+            .range(a.stops.first.into(), a.stops.count.into())
+            .collect();
+        assert_eq!(stops, b.stops, "{}", b.id);
+        let allows: Vec<usize> = table::RULE_ALLOWS[a.allows.range()]
+            .iter()
+            .map(|&i| usize::from(i))
+            .collect();
+        assert_eq!(allows, b.allows, "{}", b.id);
+        match (&a.prefix, &b.prefix) {
+            (None, None) => {}
+            (Some(x), Some(y)) => {
+                let lits: Vec<&str> = table::STRS
+                    .range(x.literals.first.into(), x.literals.count.into())
+                    .collect();
+                assert_eq!(lits, y.literals, "{}", b.id);
+                assert_eq!(
+                    (x.case_sensitive, x.word_start),
+                    (y.case_sensitive, y.word_start)
+                );
+            }
+            _ => panic!("prefix differs for {}", b.id),
+        }
     }
-    assert_eq!(table::KEYWORDS, parsed.keywords.as_slice());
+    assert_eq!(table::ALLOW_PATTERNS.len(), parsed.allows.len());
+    for (i, a) in parsed.allows.iter().enumerate() {
+        assert_eq!(table::ALLOW_PATTERNS.at(i), a.pattern);
+        assert_eq!(table::ALLOW_ON_MATCH[i], a.on_match);
+    }
+    assert_eq!(table::GLOBAL_ALLOWS, parsed.global_allows.as_slice());
+    assert_eq!(table::GLOBAL_STOPS.to_vec(), parsed.global_stops);
+    assert_eq!(table::KEYWORDS.to_vec(), parsed.keywords);
+    let eng = build();
+    for (k, owners) in parsed.owners.iter().enumerate() {
+        assert_eq!(eng.owners(k), owners.as_slice());
+    }
+    assert!(eng.owners(parsed.owners.len()).is_empty());
 }
 
 #[test]

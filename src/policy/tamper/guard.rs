@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// Our subcommands that only read or print, which the agent may run (`approve --list` and
 /// `mcp list` too, and `doctor` without `--repair`). Every other one changes state.
-pub const READ_ONLY_SUBCOMMANDS: &[&str] = &[
+pub const READ_ONLY_SUBCOMMANDS: crate::strtab::StrTable = crate::str_table![
     "log",
     "audit",
     "check",
@@ -22,7 +22,7 @@ pub const READ_ONLY_SUBCOMMANDS: &[&str] = &[
 /// Subcommand names that change the guard's state; a program the analysis cannot identify
 /// (`$B`, `$(which …)`, a copy under another name) is taken for the guard when it is run with
 /// one of them.
-const STATE_CHANGING: &[&str] = &[
+const STATE_CHANGING: crate::strtab::StrTable = crate::str_table![
     "approve",
     "install",
     "uninstall",
@@ -91,12 +91,12 @@ pub(super) fn guard_command(c: &SimpleCommand) -> Option<String> {
                     Some("contracts") => positional.get(1) == Some(&"check"),
                     // `check --db` records its events in that database (prompts as the user's).
                     Some("check") => !flag("--db"),
-                    Some(s) => READ_ONLY_SUBCOMMANDS.contains(&s),
+                    Some(s) => READ_ONLY_SUBCOMMANDS.contains(s),
                 });
         return (!read_only).then(shown);
     }
     let sub = sub?;
-    if !STATE_CHANGING.contains(&sub) {
+    if !STATE_CHANGING.contains(sub) {
         return None;
     }
     if matches!(sub, "install" | "uninstall")
@@ -125,7 +125,7 @@ pub(super) fn text_runs_guard_change(text: &str) -> bool {
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
             .collect();
-        if STATE_CHANGING.contains(&next.as_str())
+        if STATE_CHANGING.contains(next.as_str())
             || (next == "doctor" && after.contains("--repair"))
             || (next == "check" && after.contains("--db"))
         {
@@ -241,7 +241,7 @@ pub(super) fn copies_binary(
 /// program and the text.
 pub(super) fn runs_guard_in_code(a: &Analysis) -> Option<String> {
     for c in a.all_commands() {
-        if !c.is_interpreter() && !super::SCRIPTED.contains(&c.program.as_str()) {
+        if !c.is_interpreter() && !super::SCRIPTED.contains(c.program.as_str()) {
             continue;
         }
         // Git runs code only from its config (`-c alias.x='!…'`), not from a commit message.
@@ -261,7 +261,7 @@ pub(super) fn runs_guard_in_code(a: &Analysis) -> Option<String> {
 }
 
 /// Programs that drive another program's terminal (and so can answer its prompts).
-const TERMINAL_DRIVERS: &[&str] = &[
+const TERMINAL_DRIVERS: crate::strtab::StrTable = crate::str_table![
     "script", "expect", "unbuffer", "empty", "ptyrun", "pty", "dtach", "abduco", "conspy",
     "ttyecho", "reptyr",
 ];
@@ -269,7 +269,7 @@ const TERMINAL_DRIVERS: &[&str] = &[
 /// Words in inline code that open or feed a pseudo-terminal (Python `pty`, `pexpect`, Node
 /// `node-pty`, Perl `IO::Pty`/`Expect`, C-level `openpty`/`forkpty`, and `TIOCSTI`, which
 /// pushes characters into a terminal's input).
-const PTY_CODE: &[&str] = &[
+const PTY_CODE: crate::strtab::StrTable = crate::str_table![
     "import pty",
     "from pty",
     "pty.spawn",
@@ -295,7 +295,7 @@ pub(super) fn drives_terminal(a: &Analysis) -> Option<String> {
     for c in a.all_commands() {
         let p = c.program.as_str();
         let args = |w: &[&str]| c.args.iter().any(|x| w.contains(&x.as_str()));
-        let hit = TERMINAL_DRIVERS.contains(&p)
+        let hit = TERMINAL_DRIVERS.contains(p)
             || (p == "tmux" && args(&["send-keys", "send", "paste-buffer", "pasteb"]))
             || (p == "screen" && args(&["-X", "stuff"]))
             || (p == "socat"

@@ -33,7 +33,7 @@ use crate::shell::{Analysis, SimpleCommand};
 /// Programs whose arguments or input hold a script or option that can name a file to write
 /// or a command to run (`sed`, `awk`, `git -c`, `make --eval`, `sqlite3`, `find -exec`,
 /// `ssh`, `at`, editors …): a protected path or a guard command written inside counts.
-const SCRIPTED: &[&str] = &[
+const SCRIPTED: crate::strtab::StrTable = crate::str_table![
     "sed",
     "gsed",
     "awk",

@@ -11,7 +11,7 @@ use crate::shell::{Analysis, WriteKind, WriteTarget};
 
 /// Argument names that hold a path in MCP tools (the last segment of the key, lower-cased, with
 /// `_`/`-` removed): `path`, `file_path`, `filePath`, `uri`, `directory`, `destination`, ...
-const PATH_KEYS: &[&str] = &[
+const PATH_KEYS: crate::strtab::StrTable = crate::str_table![
     "path",
     "paths",
     "filepath",
@@ -46,7 +46,7 @@ const NAME_KEYS: &[&str] = &["name", "filename", "file", "basename", "newname"];
 
 /// True when the last segment of the argument key `k` (`edits[0].path`) is one of `names`,
 /// ignoring case, `_` and `-`.
-fn key_is(k: &str, names: &[&str]) -> bool {
+fn key_is<'a>(k: &str, names: impl crate::strtab::Strs<'a>) -> bool {
     let last = k
         .rsplit(['.', '/', '['])
         .next()
@@ -57,7 +57,7 @@ fn key_is(k: &str, names: &[&str]) -> bool {
         .filter(|c| !matches!(c, '_' | '-'))
         .flat_map(char::to_lowercase)
         .collect();
-    names.contains(&norm.as_str()) || norm.ends_with("path")
+    names.strs().any(|n| n == norm) || norm.ends_with("path")
 }
 
 /// `path` with every shell expansion the analysis could not resolve removed, as if each were
@@ -470,9 +470,8 @@ fn links_protected(a: &Analysis, paths: &PathContext) -> Option<(String, &'stati
 
 /// Programs whose every write `SimpleCommand::writes` names: what else they are given, they
 /// read.
-const COPIERS: &[&str] = &[
-    "cp", "rsync", "scp", "install", "ditto", "tar", "zip", "diff",
-];
+const COPIERS: crate::strtab::StrTable =
+    crate::str_table!["cp", "rsync", "scp", "install", "ditto", "tar", "zip", "diff",];
 
 /// Local settings files that git does not track (Claude Code ignores `settings.local.json`
 /// itself), relative to a project.
@@ -517,7 +516,7 @@ fn git_drops_local_settings(a: &Analysis, paths: &PathContext) -> Option<String>
 }
 
 /// Git subcommands that do not change the files of the work tree.
-const GIT_KEEPS_FILES: &[&str] = &[
+const GIT_KEEPS_FILES: crate::strtab::StrTable = crate::str_table![
     "add", "commit", "diff", "log", "show", "status", "blame", "ls-files", "grep", "push", "fetch",
 ];
 
@@ -533,7 +532,7 @@ fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String
         // `awk '{print > ".claude/settings.json"}'`, `git log --output=…`), whatever the
         // program's class: the script decides what it does.
         // (Interpreters' inline code is `interpreter_paths`': reading is fine there.)
-        if super::SCRIPTED.contains(&c.program.as_str()) {
+        if super::SCRIPTED.contains(c.program.as_str()) {
             for w in c
                 .args
                 .iter()
@@ -552,10 +551,10 @@ fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String
         }
         // Programs whose writes the analysis models exactly: their other operands are read
         // (`cp .claude/settings.json /tmp/backup.json`), their destinations are write targets.
-        if COPIERS.contains(&c.program.as_str()) {
+        if COPIERS.contains(c.program.as_str()) {
             continue;
         }
-        if c.program == "git" && c.args.iter().any(|x| GIT_KEEPS_FILES.contains(&x.as_str())) {
+        if c.program == "git" && c.args.iter().any(|x| GIT_KEEPS_FILES.contains(x.as_str())) {
             continue;
         }
         for w in c
@@ -579,7 +578,7 @@ fn passes_protected(a: &Analysis, paths: &PathContext) -> Option<(String, String
 /// Words that show inline interpreter code writing, removing or running something (Python,
 /// Node, Perl, Ruby, PHP idioms). Code that names a protected path and holds none of them only
 /// reads it.
-const CODE_WRITES: &[&str] = &[
+const CODE_WRITES: crate::strtab::StrTable = crate::str_table![
     "'w'",
     "\"w\"",
     "'wb'",

@@ -116,7 +116,7 @@ fn home_rest(p: &str) -> Option<&str> {
 }
 
 /// Cloud and service credential files, relative to a home folder.
-const HOME_CREDENTIALS: &[&str] = &[
+const HOME_CREDENTIALS: crate::strtab::StrTable = crate::str_table![
     ".aws/credentials",
     ".aws/config",
     ".kube/config",
@@ -163,7 +163,7 @@ const HOME_CREDENTIALS: &[&str] = &[
 /// Shell and REPL history files under a home folder: commands typed with their secrets in
 /// them (`export TOKEN=…`, `mysql -pPASS`). Sent anywhere they are a leak; read, they get the
 /// Read tool's decision (the `.env` kind).
-const HOME_HISTORIES: &[&str] = &[
+const HOME_HISTORIES: crate::strtab::StrTable = crate::str_table![
     ".bash_history",
     ".zsh_history",
     ".zhistory",
@@ -181,7 +181,7 @@ const HOME_HISTORIES: &[&str] = &[
 ];
 
 /// Folders under a home folder every file of which is a credential.
-const HOME_CREDENTIAL_DIRS: &[&str] = &[
+const HOME_CREDENTIAL_DIRS: crate::strtab::StrTable = crate::str_table![
     ".config/gcloud",
     ".azure",
     ".aws",
@@ -232,7 +232,7 @@ const HOME_CREDENTIAL_DIRS: &[&str] = &[
 /// File names that hold a sign-in token or key wherever a tool keeps its settings under a home
 /// folder (a dot-folder, `.config`, `.local/share`, `Library/Application Support`), for the
 /// tools no list names: `credentials*`, `auth.json`, `token`, `access_tokens.db`, `state.vscdb`.
-const CREDENTIAL_FILE_NAMES: &[&str] = &[
+const CREDENTIAL_FILE_NAMES: crate::strtab::StrTable = crate::str_table![
     "credentials",
     "credentials.json",
     "credentials.toml",
@@ -265,7 +265,7 @@ const CREDENTIAL_FILE_NAMES: &[&str] = &[
 
 /// Folders under a home folder that hold downloaded packages, never a tool's own settings: a
 /// credential-looking name there is a package's file.
-const HOME_PACKAGE_DIRS: &[&str] = &[
+const HOME_PACKAGE_DIRS: crate::strtab::StrTable = crate::str_table![
     ".cargo/registry",
     ".cargo/git",
     ".rustup",
@@ -294,7 +294,7 @@ const HOME_KEY_DIRS: &[&str] = &[
 
 /// Browser profile stores that hold passwords and session cookies, by file name, in a
 /// browser's profile folder.
-const BROWSER_STORES: &[&str] = &[
+const BROWSER_STORES: crate::strtab::StrTable = crate::str_table![
     "key3.db",
     "key4.db",
     "logins.json",
@@ -308,7 +308,7 @@ const BROWSER_STORES: &[&str] = &[
 ];
 
 /// Folder names of browser profiles (Linux and macOS).
-const BROWSER_DIRS: &[&str] = &[
+const BROWSER_DIRS: crate::strtab::StrTable = crate::str_table![
     ".mozilla/firefox/",
     "/firefox/profiles/",
     "google-chrome",
@@ -342,15 +342,15 @@ fn path_kind(p: &str) -> Option<SecretKind> {
         {
             return key_dir_file(rest);
         }
-        if HOME_CREDENTIALS.contains(&rest) {
+        if HOME_CREDENTIALS.contains(rest) {
             return Some(SecretKind::CloudCredential);
         }
-        if HOME_HISTORIES.contains(&rest) {
+        if HOME_HISTORIES.contains(rest) {
             return Some(SecretKind::EnvFile);
         }
         if HOME_CREDENTIAL_DIRS
             .iter()
-            .any(|d| rest == *d || rest.starts_with(&format!("{d}/")))
+            .any(|d| rest == d || rest.starts_with(&format!("{d}/")))
         {
             return Some(SecretKind::CloudCredential);
         }
@@ -428,7 +428,7 @@ fn path_kind(p: &str) -> Option<SecretKind> {
     {
         return Some(SecretKind::CloudCredential);
     }
-    if BROWSER_STORES.contains(&name) && BROWSER_DIRS.iter().any(|d| lower.contains(d)) {
+    if BROWSER_STORES.contains(name) && BROWSER_DIRS.iter().any(|d| lower.contains(d)) {
         return Some(SecretKind::CloudCredential);
     }
     // Terraform state holds every secret of the resources it manages, in clear.
@@ -463,14 +463,14 @@ fn credential_named(rest: &str) -> bool {
     }
     if HOME_PACKAGE_DIRS
         .iter()
-        .any(|d| rest == *d || rest.starts_with(&format!("{d}/")))
+        .any(|d| rest == d || rest.starts_with(&format!("{d}/")))
         || rest.contains("/node_modules/")
         || rest.contains("/site-packages/")
     {
         return false;
     }
     let name = rest.rsplit('/').next().unwrap_or(rest).to_ascii_lowercase();
-    rest.contains('/') && CREDENTIAL_FILE_NAMES.contains(&name.as_str())
+    rest.contains('/') && CREDENTIAL_FILE_NAMES.contains(name.as_str())
 }
 
 /// A file in a key folder (`.ssh/...`, `.gnupg/...`), `rest` relative to the home folder (or
@@ -555,7 +555,7 @@ pub(crate) fn is_env_template(name: &str) -> bool {
 }
 
 /// Secret paths a glob is tried against (shell `*` does not match a leading dot).
-const SAMPLES: &[&str] = &[
+const SAMPLES: crate::strtab::StrTable = crate::str_table![
     "~/.ssh/id_rsa",
     "~/.ssh/id_ed25519",
     "~/.ssh/id_ecdsa",
@@ -662,7 +662,7 @@ fn component_match(pat: &str, name: &str) -> bool {
 
 /// Programs that use a key or credential they are given rather than output or send its
 /// content (`ssh -i KEY`, `openssl req -key KEY`, `chmod 600 KEY`, `ls ~/.ssh`).
-const USES_NOT_READS: &[&str] = &[
+const USES_NOT_READS: crate::strtab::StrTable = crate::str_table![
     "ls",
     "stat",
     "test",
@@ -781,7 +781,7 @@ impl SimpleCommand {
         let mut out = Vec::new();
         let p = self.program.as_str();
         let writes = self.writes();
-        let uses_only = USES_NOT_READS.contains(&p);
+        let uses_only = USES_NOT_READS.contains(p);
         let cap = crate::shell::capabilities::lookup(p);
         // `read`/`mapfile` put the content in variables the line uses; `$(<F)` (no program)
         // is the content itself.
@@ -987,7 +987,7 @@ fn behind_keyword(c: &SimpleCommand) -> std::borrow::Cow<'_, SimpleCommand> {
 type Known<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Interpreters whose first operand is a script they run.
-const SCRIPT_RUNNERS: &[&str] = &[
+const SCRIPT_RUNNERS: crate::strtab::StrTable = crate::str_table![
     "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "python", "python3", "python2", "node",
     "perl", "ruby", "php", "source", ".", "deno", "bun", "pwsh", "Rscript", "lua", "tclsh",
 ];
@@ -1255,7 +1255,7 @@ impl Analysis {
                     carried = holds.clone();
                 }
                 // A link, copy, move or transformed copy of a secret is a secret file.
-                if CARRIES_INTO_WRITES.contains(&c.program.as_str()) {
+                if CARRIES_INTO_WRITES.contains(c.program.as_str()) {
                     if let Some((w, _)) = names_secret(c) {
                         for out in c.writes() {
                             if let Some(l) = c.dir.locate(&out) {
@@ -1301,7 +1301,7 @@ impl Analysis {
                         f.runs.push(l);
                     }
                 }
-                if SCRIPT_RUNNERS.contains(&c.program.as_str()) {
+                if SCRIPT_RUNNERS.contains(c.program.as_str()) {
                     if let Some(script) = c.args.iter().find(|a| !a.starts_with('-')) {
                         let code_flag = c
                             .args
@@ -1505,7 +1505,7 @@ fn is_builtin(p: &str) -> bool {
 /// Programs that move or transform a file's content into the files they write (a link, a
 /// copy, an encrypted or split or archived copy): given a secret, what they write is a
 /// secret file.
-const CARRIES_INTO_WRITES: &[&str] = &[
+const CARRIES_INTO_WRITES: crate::strtab::StrTable = crate::str_table![
     "ln", "link", "mv", "cp", "install", "rsync", "openssl", "gpg", "gpg2", "age", "split",
     "csplit", "zip", "7z", "7za", "7zr", "rar", "xxd", "dd", "base64", "base32", "gzip", "bzip2",
     "xz", "zstd", "tar", "bsdtar", "cpio",
@@ -1668,7 +1668,7 @@ fn git_carries_secret(
 /// True when a command shows what it reads (a program the table knows to print, copy or
 /// send, not a wrapper, build tool or a program that only uses a key).
 fn shows(c: &SimpleCommand) -> bool {
-    !USES_NOT_READS.contains(&c.program.as_str())
+    !USES_NOT_READS.contains(c.program.as_str())
         && crate::shell::capabilities::lookup(&c.program).is_some_and(|k| {
             !matches!(
                 k.does,
