@@ -1751,8 +1751,8 @@ pub(crate) const fn prefix_word_const(l: &[u8]) -> (u64, u64) {
 
 impl LiteralIndex {
     /// Builds the index at run time (leaking its tables): the reference the compile-time
-    /// tables are held to, and an index over a test's own literals.
-    #[cfg(test)]
+    /// tables are held to, an index over a test's own literals, and the secret rules'
+    /// keyword index (src/policy/secret_rules.rs).
     pub(crate) fn new(lits: Vec<&'static str>) -> LiteralIndex {
         let lits: &'static [&'static str] = Box::leak(lits.into_boxed_slice());
         let mut first2 = Box::new([0u64; 1024]);
@@ -1896,7 +1896,6 @@ impl LiteralIndex {
 }
 
 /// `v` sorted by its `u16` keys, stably (LSD radix sort, a byte per pass).
-#[cfg(test)]
 fn radix_by_key(mut v: Vec<(u16, u32)>) -> Vec<(u16, u32)> {
     let mut tmp = vec![(0u16, 0u32); v.len()];
     for shift in [0u32, 8] {

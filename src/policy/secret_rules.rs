@@ -408,7 +408,7 @@ fn build() -> Engine {
             .collect(),
         global_allows: table::GLOBAL_ALLOWS,
         global_stops: table::GLOBAL_STOPS,
-        lits: LiteralIndex::build(&table::KEYWORDS.to_vec()),
+        lits: LiteralIndex::new(table::KEYWORDS.to_vec()),
     }
 }
 
