@@ -1181,6 +1181,16 @@ fn tamper_guard_commands() {
         deny("copying the binary", shell("cp ~/.cargo/bin/intentshield /tmp/g && /tmp/g approve 3"), "tamper.guard_state"),
         deny("linking the binary", shell("ln -s \"$(which intentshield)\" /tmp/helper"), GC),
         deny("a brace pattern as the program", shell("/usr/local/{bin,x}/intentshield uninstall claude"), GC),
+        // A program computed in a line that looks the binary up is the guard, whatever its
+        // arguments (`uninstall` alone uninstalls every harness).
+        deny("a looked-up program, bare uninstall", shell("$(which intentshield) uninstall"), GC),
+        deny("a looked-up program in a variable", shell("G=$(type -P intentshield); \"$G\" pause 60"), GC),
+        ask("a looked-up program, read-only subcommand", shell("$(which intentshield) log"), "builtin.runtime_code"),
+        // A write whose target is computed in such a line may be the binary itself.
+        deny("rm of the looked-up binary", shell("rm -f $(command -v intentshield)"), GC).rules(&["tamper.guard_binary"]),
+        deny("overwriting the looked-up binary", shell("p=$(which intentshield); cp /bin/true \"$p\""), GC).rules(&["tamper.guard_binary"]),
+        deny("truncating the looked-up binary", shell(": > \"$(whereis -b intentshield | cut -d' ' -f2)\""), GC).rules(&["tamper.guard_binary"]),
+        allow("printing where the binary is", shell("ls -l $(command -v intentshield)")),
         deny("a glob as the program", shell("/usr/local/bin/intent* uninstall claude"), GC),
         deny("a flag hidden in a substitution", shell("intentshield doctor $(echo --repair)"), GC),
         deny("arguments read by xargs from a file", shell("xargs intentshield < argsfile"), GC),
@@ -1290,6 +1300,19 @@ fn tamper_protected_folders() {
         deny("node removes the Codex config", shell("node -e \"require('fs').rmSync(process.env.HOME + '/x'); require('fs').unlinkSync('/home/dev/.codex/config.toml')\""), PP),
         deny("perl here-document writes the config", shell("perl <<'EOF'\nopen(my $f, '>', '/home/dev/.config/intentshield/config.toml'); print $f 'review=1';\nEOF"), PP),
         allow("python reads the Claude settings", shell("python3 -c \"import json;print(json.load(open('.claude/settings.json')))\"")),
+        // Inline code that moves or removes a folder holding protected files, the folder
+        // built from the home or working folder by the code itself.
+        deny("python os.rename of ~/.claude", shell("python3 -c 'import os; os.rename(os.path.expanduser(\"~/.claude\"), \"/tmp/c\")'"), PP),
+        deny("python os.replace of ~/.gemini", shell("python3 -c 'import os; os.replace(os.path.expanduser(\"~/.gemini\"), \"/tmp/c\")'"), PP),
+        deny("node renameSync of homedir()+/.claude", shell("node -e 'require(\"fs\").renameSync(require(\"os\").homedir()+\"/.claude\",\"/tmp/c\")'"), PP),
+        deny("perl rename of $ENV{HOME}/.codex", shell("perl -e 'rename \"$ENV{HOME}/.codex\", \"/tmp/c\"'"), PP),
+        deny("ruby File.rename of Dir.home+/.claude", shell("ruby -e 'File.rename(Dir.home+\"/.claude\", \"/tmp/c\")'"), PP),
+        deny("ruby File.delete of the state folder", shell("ruby -e 'File.delete(*Dir[Dir.home+\"/.local/share/intentshield/*\"])'"), PP),
+        deny("python shutil.move of the project .claude", shell("python3 -c 'import os,shutil; shutil.move(os.getcwd()+\"/.claude\", \"/tmp/c\")'"), PP),
+        ask("code naming ~/.claude with an API not known to write", shell("ruby -e 'FileUtils.mv_r(Dir.home+\"/.claude\", \"/tmp/c\")'"), PP)
+            .rules(&["tamper.inline_code"]),
+        allow("node reads a file in the home folder", shell("node -e 'console.log(require(\"fs\").readFileSync(require(\"os\").homedir()+\"/.npmrc\",\"utf8\"))'")),
+        allow("python writes a file under /tmp", shell("python3 -c 'open(\"/tmp/report.txt\",\"w\").write(\"x\")'")),
         allow("python writes an ordinary file", shell("python3 -c \"open('out/report.txt','w').write('x')\"")),
         deny("yq in place on the Gemini settings", shell("yq -i '.hooks = {}' ~/.gemini/settings.json"), PP),
         ask("an unknown program given the Claude settings", shell("npx json -I -f .claude/settings.json -e 'this.hooks={}'"), PP),

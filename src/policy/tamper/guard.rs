@@ -178,6 +178,60 @@ fn same_file(a: &Path, b: &Path) -> bool {
         && matches!((std::fs::read(a), std::fs::read(b)), (Ok(x), Ok(y)) if x == y)
 }
 
+/// Programs that print a path they are given or find (`which`, `command -v`, `echo`,
+/// `find -name`): one of them naming our binary in a line makes a substitution in that line
+/// stand for the binary's path.
+const LOOKUPS: crate::strtab::StrTable = crate::str_table![
+    "which", "command", "type", "whereis", "whence", "hash", "realpath", "readlink", "dirname",
+    "echo", "printf", "find", "locate", "ls",
+];
+
+/// True when a command of the line looks our binary up or prints its path
+/// (`$(which intentshield)`, `p=$(command -v intentshield)`,
+/// `$(echo /usr/local/bin/intentshield)`): a substitution or variable in that line may then
+/// hold the binary's path.
+pub(super) fn looks_up_binary(a: &Analysis) -> bool {
+    a.all_commands().iter().any(|c| {
+        LOOKUPS.contains(c.program.as_str())
+            && c.args
+                .iter()
+                .any(|x| is_guard_name(x.rsplit('/').next().unwrap_or(x)))
+    })
+}
+
+/// A write, removal or replacement whose target is computed when the line runs (a
+/// substitution or a variable) in a line that looks our binary up (`rm -f $(command -v
+/// intentshield)`, `p=$(which intentshield); cp /bin/true "$p"`): the target may be the guard's
+/// binary, so it counts as one. Returns the program and the target as written.
+pub(super) fn writes_looked_up_binary(
+    a: &Analysis,
+    targets: &[crate::shell::WriteTarget],
+) -> Option<String> {
+    if targets.is_empty() || !looks_up_binary(a) {
+        return None;
+    }
+    targets
+        .iter()
+        .find(|t| t.path.contains(['$', '`', '\u{FFFD}']) || t.path.contains("(…)"))
+        .map(|t| format!("{} {}", t.by, t.path))
+}
+
+/// A program the analysis cannot name (a substitution or a variable: `$(which intentshield)
+/// uninstall`) in a line that looks our binary up is the guard: the command it runs, when that
+/// is not one of the read-only ones.
+pub(super) fn runs_looked_up_binary(a: &Analysis, c: &SimpleCommand) -> Option<String> {
+    let unknown = c.computed_program
+        || c.argv0.is_empty()
+        || c.argv0.contains(['$', '`'])
+        || c.argv0.contains("(…)");
+    if !unknown || !looks_up_binary(a) {
+        return None;
+    }
+    let mut as_guard = c.clone();
+    as_guard.program = "intentshield".to_string();
+    guard_command(&as_guard)
+}
+
 /// A copy, link or move of the guard's binary (the running one, by path or by bytes) in a line
 /// that writes somewhere (`cp ~/.cargo/bin/intentshield /tmp/g`,
 /// `ln -s "$(which intentshield)" g`). Copying our other files is [`opens_own_state`]'s.
@@ -192,16 +246,7 @@ pub(super) fn copies_binary(
         return None;
     }
     let me = std::env::current_exe().ok();
-    // A substitution that looks the binary up (`$(which intentshield)`).
-    let looked_up = a.all_commands().iter().any(|c| {
-        matches!(
-            c.program.as_str(),
-            "which" | "command" | "type" | "whereis" | "realpath" | "readlink"
-        ) && c
-            .args
-            .iter()
-            .any(|x| is_guard_name(x.rsplit('/').next().unwrap_or(x)))
-    });
+    let looked_up = looks_up_binary(a);
     for c in a.all_commands() {
         let copier = matches!(
             c.program.as_str(),

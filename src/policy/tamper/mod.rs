@@ -121,7 +121,9 @@ pub fn check(
     }
     if let Some(a) = sh {
         for c in a.all_commands() {
-            if let Some(what) = guard::guard_command(c) {
+            if let Some(what) =
+                guard::guard_command(c).or_else(|| guard::runs_looked_up_binary(a, c))
+            {
                 out.push(
                     Decision::new(
                         Verdict::Deny,
@@ -181,7 +183,19 @@ pub fn check(
                 );
             }
         }
-        if let Some(what) = guard::copies_binary(a, !shell_targets.is_empty(), paths) {
+        if let Some(what) = guard::writes_looked_up_binary(a, &shell_targets) {
+            out.push(
+                Decision::new(
+                    Verdict::Deny,
+                    Reason::GuardCommand,
+                    format!(
+                        "{name} writes, removes or replaces a path computed when it runs ({what}) in a line that looks up IntentShield's binary: it could be the guard itself"
+                    ),
+                )
+                .rule("tamper.guard_binary")
+                .evidence(what),
+            );
+        } else if let Some(what) = guard::copies_binary(a, !shell_targets.is_empty(), paths) {
             out.push(
                 Decision::new(
                     Verdict::Deny,

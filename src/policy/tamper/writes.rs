@@ -207,12 +207,16 @@ pub(super) fn protected_write(
             finding(Verdict::Deny, rule, format!("{name} links to {link}, which configures an agent, its hooks or this guard; a write through the link would change it"), link),
         );
     }
+    let mut code_reads = Vec::new();
     if let Some(a) = sh {
+        let (writes, reads) = interpreter_paths(a);
+        // Code that writes may rename or remove whatever it names, a folder as well as a file.
         targets.extend(
-            interpreter_paths(a)
+            writes
                 .into_iter()
-                .map(|p| target(p, WriteKind::File, &by)),
+                .map(|p| target(p, WriteKind::Replace, &by)),
         );
+        code_reads = reads;
     }
     let mut ask: Option<Decision> = None;
     if let Some(f) = sh.and_then(|a| git_drops_local_settings(a, paths)) {
@@ -227,6 +231,20 @@ pub(super) fn protected_write(
         ask = Some(
             finding(Verdict::Ask, rule, format!("{name} gives {path}, which configures an agent, its hooks or this guard, to {prog}, which is not known to only read it"), path),
         );
+    }
+    // Code that names a folder holding protected files without a word this module knows for
+    // writing (an API not listed could move or remove it): what cannot be analysed is not
+    // harmless, so a person confirms it. Code reading a protected file is fine.
+    if let Some(p) = code_reads
+        .iter()
+        .find(|p| matches!(paths.protection(p, true), Some(Protection::Holds(_))))
+    {
+        ask.get_or_insert(finding(
+            Verdict::Ask,
+            "tamper.inline_code",
+            format!("{name} runs inline code that names {p}, which configures an agent, its hooks or this guard; what the code does to it cannot be checked"),
+            p.clone(),
+        ));
     }
     // Looked up only when a `find -name` pattern needs it.
     let protected_names = std::cell::OnceCell::new();
@@ -622,14 +640,18 @@ const CODE_WRITES: crate::strtab::StrTable = crate::str_table![
     "open(f",
     "sqlite",
     "touch",
+    "delete",
 ];
 
 /// The paths named in the inline code of interpreters (`python3 -c CODE`, `node -e CODE`, a
-/// here-document fed to one) that writes or runs something ([`CODE_WRITES`]): every quoted
-/// string and word in the code that reads as a path. Shell scripts are not included: the
-/// shell analysis follows them.
-fn interpreter_paths(a: &Analysis) -> Vec<String> {
-    let mut out = Vec::new();
+/// here-document fed to one): every quoted string and word in the code that reads as a path,
+/// as `(written, read)`. Code holding a word of [`CODE_WRITES`] gives its paths as written;
+/// other code gives them as read. A piece that starts with `/` may be the tail of a path the
+/// code builds (`os.homedir()+"/.claude"`, `"$ENV{HOME}/.claude"`, `Dir.pwd+"/.claude"`), so
+/// it is also given under the home folder and under the working folder. Shell scripts are not
+/// included: the shell analysis follows them.
+fn interpreter_paths(a: &Analysis) -> (Vec<String>, Vec<String>) {
+    let (mut writes, mut reads) = (Vec::new(), Vec::new());
     for c in a.all_commands() {
         let shell = matches!(
             c.program.as_str(),
@@ -640,11 +662,19 @@ fn interpreter_paths(a: &Analysis) -> Vec<String> {
         }
         for code in c.args.iter().chain(c.heredoc.iter()) {
             let lower = code.to_ascii_lowercase();
-            if !CODE_WRITES.iter().any(|w| lower.contains(w)) {
-                continue;
+            let out = if CODE_WRITES.iter().any(|w| lower.contains(w)) {
+                &mut writes
+            } else {
+                &mut reads
+            };
+            for piece in code_pieces(code) {
+                if piece.starts_with('/') && !piece.starts_with("//") {
+                    out.push(format!("~{piece}"));
+                    out.push(format!(".{piece}"));
+                }
+                out.push(piece.to_string());
             }
-            out.extend(code_pieces(code).into_iter().map(str::to_string));
         }
     }
-    out
+    (writes, reads)
 }
