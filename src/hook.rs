@@ -130,7 +130,8 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
         None => match &db_path {
             Ok(p) => match Store::open(p) {
                 Ok(mut s) => {
-                    let r = decide_and_record(&ev, &mut s, &ctx, export);
+                    let r = fold_pending_taint(&mut s, p)
+                        .and_then(|()| decide_and_record(&ev, &mut s, &ctx, export));
                     // The decision is committed and the process exits after answering
                     // (main.rs, without destructors): closing the connection would only free
                     // the parsed schema and cached statements (about 0.14 M instructions, 6%
@@ -180,6 +181,13 @@ pub fn run(harness: &str, flags: &Flags, input: &[u8], mut store: Option<&mut St
                 }
             }
             log_error(db_path.as_ref().ok().map(PathBuf::as_path), &msg);
+            // A tool's output that could not be recorded may carry anything: the session is
+            // tainted by the next event that can write (fail closed across events).
+            if own_store && ev.kind == EventKind::PostTool {
+                if let Ok(p) = &db_path {
+                    note_pending_taint(p, ev.harness.name(), &ev.session_id);
+                }
+            }
             let mut out = fail(Some(harness), Some(&ev.event_name), &msg);
             out.event = Some(ev);
             out
@@ -542,6 +550,87 @@ fn taint_unreadable(
             let _ = store.commit();
         }
         Err(_) => store.rollback(),
+    }
+}
+
+/// Longest pending-taint file read back (bytes): beyond it the rest is dropped, and every
+/// session it names is tainted as before.
+const MAX_PENDING: u64 = 64 * 1024;
+
+/// The pending-taint file of the database at `db` ([`paths::PENDING_TAINT`]).
+fn pending_path(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_os_string();
+    name.push(paths::PENDING_TAINT);
+    PathBuf::from(name)
+}
+
+/// Appends `harness session` to the pending-taint file beside the database (best effort:
+/// created owner-only, capped at [`MAX_PENDING`]; the id is cut to 256 chars without control
+/// characters).
+fn note_pending_taint(db: &Path, harness: &str, session: &str) {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = pending_path(db);
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_PENDING) {
+        return;
+    }
+    let id: String = session
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(256)
+        .collect();
+    if id.is_empty() {
+        return;
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(&path)
+    {
+        let _ = writeln!(f, "{harness} {id}");
+    }
+}
+
+/// Taints the sessions the pending-taint file beside `db` names (tool outputs that arrived
+/// while the database could not be written), then removes the file. One `stat` when there is
+/// none.
+///
+/// # Errors
+///
+/// A database error while tainting (the file is then kept for the next event).
+fn fold_pending_taint(store: &mut Store, db: &Path) -> state::Result<()> {
+    use std::io::Read;
+    let path = pending_path(db);
+    let Ok(f) = std::fs::File::open(&path) else {
+        return Ok(());
+    };
+    let mut text = String::new();
+    // An unreadable or non-UTF-8 file names no session it could be trusted to name; it is
+    // still removed below only after a successful commit.
+    let _ = f.take(MAX_PENDING).read_to_string(&mut text);
+    store.begin()?;
+    let done = (|| {
+        for line in text.lines().filter(|l| !l.is_empty()).take(4096) {
+            let (harness, id) = line.split_once(' ').unwrap_or(("unknown", line));
+            store.touch_session(id, harness, false)?;
+            store.taint(
+                id,
+                "a tool output arrived while the database could not be written; it was not checked",
+            )?;
+        }
+        Ok(())
+    })();
+    match done {
+        Ok(()) => {
+            store.commit()?;
+            let _ = std::fs::remove_file(&path);
+            Ok(())
+        }
+        Err(e) => {
+            store.rollback();
+            Err(e)
+        }
     }
 }
 

@@ -46,7 +46,12 @@ pub const GLOB_BUDGET: usize = 20_000;
 /// The SQLite companions of a database file: its write-ahead log, shared-memory index and
 /// rollback journal (<https://sqlite.org/tempfiles.html>). Writing or removing one corrupts or
 /// rolls back the database as surely as writing the file.
-pub const DB_COMPANIONS: &[&str] = &["-wal", "-shm", "-journal"];
+pub const DB_COMPANIONS: &[&str] = &["-wal", "-shm", "-journal", PENDING_TAINT];
+
+/// Suffix of the file beside the database that lists the sessions whose tool output arrived
+/// while the database could not be written (a lock held past the busy timeout, a full disk):
+/// the next event that opens the database taints them (`src/hook.rs`).
+pub const PENDING_TAINT: &str = "-pending-taint";
 
 /// Our own files, which no tool may write, remove or open with another program:
 /// - the database `db` (when its path is known) and its [`DB_COMPANIONS`];

@@ -170,3 +170,38 @@ fn post_tool_errors_do_not_block() {
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.is_empty());
 }
+
+#[test]
+fn a_tool_output_that_meets_a_locked_database_taints_its_session_later() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("s.db");
+    let push = json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git push --force origin main"}});
+    for id in ["s", "t"] {
+        let prompt = json!({"session_id": id, "hook_event_name": "UserPromptSubmit", "prompt": "push my branch"});
+        assert_eq!(
+            run(&["hook", "claude"], prompt.to_string().as_bytes(), &db).code,
+            0
+        );
+    }
+    // A clean session: a force push passes.
+    let r = run(&["hook", "claude"], push.to_string().as_bytes(), &db);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
+    // A tool output arrives while another process holds the write lock past the busy budget.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let post = json!({"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "WebFetch", "tool_input": {"url": "https://example.com"}, "tool_response": "plain page"});
+    let r = run(&["hook", "claude"], post.to_string().as_bytes(), &db);
+    assert!(r.stderr.contains("database is locked"), "{r:?}");
+    conn.execute_batch("ROLLBACK").unwrap();
+    drop(conn);
+    let pending = tmp.path().join("s.db-pending-taint");
+    assert!(pending.exists(), "the session is noted beside the database");
+    // The next event taints the session: what it read was never checked.
+    let r = run(&["hook", "claude"], push.to_string().as_bytes(), &db);
+    assert!(r.stdout.contains("\"ask\""), "{r:?}");
+    assert!(!pending.exists(), "the note is removed once folded in");
+    // Other sessions are not touched.
+    let other = json!({"session_id": "t", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git push --force origin main"}});
+    let r = run(&["hook", "claude"], other.to_string().as_bytes(), &db);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
+}
