@@ -82,6 +82,26 @@ fn log_without_a_database_creates_nothing_and_says_so() {
 }
 
 #[test]
+fn reading_subcommands_create_no_database() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("no/such/folder/x.db");
+    let d = db.to_str().unwrap();
+    for args in [
+        vec!["mcp", "list", "--db", d],
+        vec!["approve", "--list", "--db", d],
+        vec!["threats", "list", "--db", d],
+    ] {
+        let o = run_in(home.path(), &args, b"", &[]);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("no database at"), "{args:?}: {}", err(&o));
+        assert!(
+            !home.path().join("no").exists(),
+            "{args:?} created the folder"
+        );
+    }
+}
+
+#[test]
 fn log_says_when_the_audit_is_empty() {
     let home = tempfile::tempdir().unwrap();
     let db = home.path().join("e.db");

@@ -195,8 +195,14 @@ pub fn run(m: &ArgMatches) -> CliResult {
     };
     let cfg = config::load(&flags).map_err(|e| CliError::error(CONTEXT, e))?;
     let path = state::db_path(cfg.db.as_deref()).map_err(|e| CliError::error(CONTEXT, e))?;
-    let mut store = Store::open(&path)
-        .map_err(|e| CliError::error(CONTEXT, format!("{}: {e}", path.display())))?;
+    // `--list` only reads: it never creates a database (like `log`).
+    let opened = if list {
+        Store::open_read_only(&path)
+    } else {
+        Store::open(&path)
+    };
+    let mut store =
+        opened.map_err(|e| CliError::error(CONTEXT, format!("{}: {e}", path.display())))?;
     let mut out = io::stdout().lock();
     if list {
         list_approvals(&store, cfg.approval_ttl, &mut out)

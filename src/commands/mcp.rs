@@ -84,10 +84,15 @@ pub fn command() -> Command {
         )
 }
 
-fn open(m: &ArgMatches) -> Result<Store, String> {
+/// The database: `list` only reads, so it opens read-only and never creates one (like `log`).
+fn open(m: &ArgMatches, read_only: bool) -> Result<Store, String> {
     let path = crate::state::db_path(m.get_one::<String>("db").map(std::path::Path::new))
         .map_err(|e| e.to_string())?;
-    Store::open(&path).map_err(|e| e.to_string())
+    if read_only {
+        Store::open_read_only(&path).map_err(|e| e.to_string())
+    } else {
+        Store::open(&path).map_err(|e| e.to_string())
+    }
 }
 
 /// Runs `mcp approve|list`. Exit status 0, or 2 with the reason on stderr.
@@ -101,7 +106,7 @@ pub fn run(m: &ArgMatches) -> CliResult {
     let Some((sub, sm)) = m.subcommand() else {
         return Ok(ExitStatus::ERROR);
     };
-    let mut store = open(sm).map_err(|e| CliError::error("intentshield mcp", e))?;
+    let mut store = open(sm, sub == "list").map_err(|e| CliError::error("intentshield mcp", e))?;
     match sub {
         "approve" => {
             let server = sm.get_one::<String>("server").expect("required");
