@@ -195,8 +195,11 @@ pub fn run(m: &ArgMatches) -> CliResult {
     };
     let cfg = config::load(&flags).map_err(|e| CliError::error(CONTEXT, e))?;
     let path = state::db_path(cfg.db.as_deref()).map_err(|e| CliError::error(CONTEXT, e))?;
-    // `--list` only reads: it never creates a database (like `log`).
-    let opened = if list {
+    // `--list` only reads: it never creates a database. With none there yet it lists what an
+    // empty one holds (nothing pending, nothing granted) rather than failing.
+    let opened = if list && !path.exists() {
+        Store::open_in_memory()
+    } else if list {
         Store::open_read_only(&path)
     } else {
         Store::open(&path)

@@ -84,11 +84,14 @@ pub fn command() -> Command {
         )
 }
 
-/// The database: `list` only reads, so it opens read-only and never creates one (like `log`).
+/// The database: `list` only reads, so it opens read-only and never creates one; with none
+/// there yet it lists what an empty one holds.
 fn open(m: &ArgMatches, read_only: bool) -> Result<Store, String> {
     let path = crate::state::db_path(m.get_one::<String>("db").map(std::path::Path::new))
         .map_err(|e| e.to_string())?;
-    if read_only {
+    if read_only && !path.exists() {
+        Store::open_in_memory().map_err(|e| e.to_string())
+    } else if read_only {
         Store::open_read_only(&path).map_err(|e| e.to_string())
     } else {
         Store::open(&path).map_err(|e| e.to_string())
