@@ -134,6 +134,18 @@ pub fn default_db_path() -> Result<PathBuf> {
 /// with `SQLITE_MISUSE` and changes nothing, which is fine: the setting only saves time. Every
 /// connection this crate opens outside tests calls it first, and `Once` makes the others wait,
 /// so no thread is inside SQLite while it runs (`sqlite3_config` is not thread-safe).
+/// Whether the linked SQLite was compiled with `option` (as `sqlite3_compileoption_used`
+/// names it: without the `SQLITE_` prefix, `NAME` or `NAME=VALUE`). A C call, no SQL; the
+/// options come from `LIBSQLITE3_FLAGS` in `.cargo/config.toml`.
+pub(crate) fn compiled_with(option: &str) -> bool {
+    let Ok(c) = std::ffi::CString::new(option) else {
+        return false;
+    };
+    // SAFETY: `sqlite3_compileoption_used` reads a NUL-terminated string and may be called at
+    // any time (it needs no initialised library).
+    unsafe { rusqlite::ffi::sqlite3_compileoption_used(c.as_ptr()) != 0 }
+}
+
 pub(crate) fn no_memory_statistics() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -306,7 +318,9 @@ impl Store {
                 self.conn
                     .query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
             }
-            self.conn.execute_batch("PRAGMA synchronous=NORMAL")?;
+            if !compiled_with("DEFAULT_WAL_SYNCHRONOUS=1") {
+                self.conn.execute_batch("PRAGMA synchronous=NORMAL")?;
+            }
         }
         self.upgrade_schema(version)
     }
@@ -457,5 +471,41 @@ mod tests {
         assert!(st.tainted);
         let r = Store::open_read_only(&path).unwrap();
         assert!(r.session_state("s1").unwrap().expect("row").tainted);
+    }
+
+    /// `.cargo/config.toml` builds the bundled SQLite with our options (`LIBSQLITE3_FLAGS`);
+    /// a build that lost them (another config, another SQLite) fails here, not in a benchmark.
+    #[test]
+    fn sqlite_is_built_with_our_options() {
+        for o in [
+            "THREADSAFE=2",
+            "DEFAULT_WAL_SYNCHRONOUS=1",
+            "OMIT_LOAD_EXTENSION",
+            "OMIT_SHARED_CACHE",
+            "DQS=0",
+        ] {
+            assert!(compiled_with(o), "SQLite built without {o}");
+        }
+        for o in ["ENABLE_FTS5", "ENABLE_FTS3", "ENABLE_RTREE"] {
+            assert!(!compiled_with(o), "SQLite built with {o}");
+        }
+    }
+
+    /// A file store is in WAL mode with synchronous=NORMAL (1), whether the pragma was run or
+    /// the compiled default gave it.
+    #[test]
+    fn a_file_store_is_wal_and_synchronous_normal() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&dir.path().join("s.db")).unwrap();
+        let mode: String = s
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode.to_ascii_lowercase(), "wal");
+        let sync: i64 = s
+            .conn
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(sync, 1);
     }
 }
