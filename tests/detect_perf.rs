@@ -102,4 +102,17 @@ fn scan_timings() {
     dense.push_str(ATTACKS[0]);
     dense.push_str(ATTACKS[3]);
     time("literal-dense 60 KB + attack", &dense);
+    // The first literal of every rule, repeated for 64 KB: every rule's windows cover every
+    // region, so each region spends its whole budget (`rules::REGION_BUDGET`): the most regex
+    // work per byte any text can ask for.
+    let mut stuffed = String::new();
+    while stuffed.len() < 64 << 10 {
+        for r in intentshield::detect::rules::RULES {
+            if let Some(l) = r.literals.first() {
+                stuffed.push_str(l);
+                stuffed.push_str(" zq ");
+            }
+        }
+    }
+    time("every rule's literal, 64 KB", &stuffed);
 }

@@ -37,14 +37,30 @@ pub const FLAG_THRESHOLD: u32 = 3;
 const WINDOW_BEFORE: usize = 160;
 /// Bytes after a literal hit that a rule's regex may look at.
 const WINDOW_AFTER: usize = 320;
-/// Bytes of windows one rule's regex runs over per scan outside the windows near word-class
-/// evidence (bounds adversarial inputs that repeat a rule's literals without matching it; see
-/// [`run`] for the order in which windows are run, which no prefix of the text can exhaust).
-pub const RULE_BUDGET: usize = 8 << 10;
-/// Bytes of windows all regexes together run over per scan outside the windows near
-/// word-class evidence (regex-lite runs at 2-20 MB/s on these patterns: this keeps a 64 KB
-/// output full of rule literals within a few milliseconds).
-pub const TOTAL_BUDGET: usize = 32 << 10;
+/// Bytes of text per region: the windows outside word-class evidence are run region by region,
+/// each with its own [`REGION_BUDGET`], so text in one region (however long the text before it,
+/// however many rule literals it repeats) never decides what is run in another.
+pub const REGION: usize = 4 << 10;
+/// Bytes of windows all regexes together may run over per [`REGION`] (windows belong to the
+/// region where they start), outside the windows near word-class evidence: 8 times the region.
+/// Measured as the most window bytes any one region asks for: benign texts of the development
+/// corpora 9.1 KiB alone, 13.4 KiB when a source's texts are joined into 64 KiB outputs (pypi
+/// READMEs), 21.2 KiB in an inbox of AgentDojo's phishing-like benign e-mails; injected texts
+/// 23.1 KiB; 64 KiB stuffed with the literal of every rule 156 KiB. Only text stuffed with rule
+/// literals reaches it, which is evidence in itself ([`FLOOD_RULE`]); a budget at 12 KiB
+/// flagged that inbox. It bounds the regex work at 8 bytes per byte of text, linear whatever
+/// the text: the stuffed 64 KiB scans in about 35 ms (`intentshield scan`, release build, this
+/// machine), benign 64 KiB outputs in about 4.5 ms.
+pub const REGION_BUDGET: usize = 32 << 10;
+/// Rule id of the finding for a region whose windows did not all fit its [`REGION_BUDGET`]:
+/// a text stuffed with the literals of many rules (an attempt to spend the scan's work before
+/// an injection, or to drown one).
+pub const FLOOD_RULE: &str = "evasion.keyword_flood";
+/// Family of [`FLOOD_RULE`].
+pub const FLOOD_FAMILY: &str = "evasion";
+/// Weights of [`FLOOD_RULE`] per kind (tool output, description, argument, prompt): strong
+/// with any other evidence, never flags alone; weak in a user's prompt.
+const FLOOD_WEIGHTS: [u8; 4] = [2, 2, 2, 1];
 /// Longest merged window (bytes): longer runs of overlapping windows are split.
 const MAX_WINDOW: usize = 2 << 10;
 /// Windows within this many bytes of a word-class finding are run first.
@@ -2187,12 +2203,15 @@ pub fn excerpt(s: &str) -> String {
 /// rule (its first match found), in text order; evidence from normalization (`hidden.*`) comes
 /// first when its weight for `kind` is above 0.
 ///
-/// Regex work has no budget an attacker can spend by putting rule literals before an
-/// injection: windows that contain an `anchor` (a position where word-class evidence was
-/// found, see [`super::classes`]) are run first for every rule; the other windows are then run
-/// round-robin across the rules, each rule's windows in an order spread over the whole text
-/// (bit-reversed 1 KiB buckets), until [`RULE_BUDGET`] per rule or [`TOTAL_BUDGET`] is spent.
-/// The literal pass and the word-class pass cover the whole text; regex work is bounded.
+/// Regex work has no budget an attacker can spend by putting text before an injection:
+/// windows that contain an `anchor` (a position where word-class evidence was found, see
+/// [`super::classes`]) are run first for every rule, without limit; the other windows are run
+/// per [`REGION`] of the text, round-robin across the rules within the region (each rule's
+/// windows in text order), until the region's [`REGION_BUDGET`] is spent. What a region runs
+/// depends only on the windows that start in it, so benign text or rule literals anywhere else
+/// change nothing there; a region whose windows do not all fit is reported as a
+/// [`FLOOD_RULE`] finding. Total regex work is at most [`REGION_BUDGET`] per region plus the
+/// windows near evidence.
 pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding> {
     let eng = engine();
     let text = norm.text.as_str();
@@ -2264,46 +2283,59 @@ pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding>
             .iter()
             .any(|&a| a + ANCHOR_REACH >= s && a <= e + ANCHOR_REACH)
     };
-    let mut spent = vec![0usize; RULES.len()];
-    let mut rest: Vec<Vec<(u32, usize, usize)>> = vec![Vec::new(); RULES.len()];
+    // (region, rank of the window among its rule's windows in that region, rule, start, end)
+    let mut rest: Vec<(u32, u32, u16, usize, usize)> = Vec::new();
     for (ri, ws) in windows.iter().enumerate() {
+        let mut region = u32::MAX;
+        let mut rank = 0u32;
         for &(s, e) in ws {
             if !found[ri] && near(s, e) {
-                let (used, hit) = try_window(ri, s, e, &mut out);
-                spent[ri] += used;
+                let (_, hit) = try_window(ri, s, e, &mut out);
                 found[ri] |= hit;
             } else {
-                rest[ri].push(((s as u32 >> 10).reverse_bits(), s, e));
+                let r = (s / REGION) as u32;
+                if r != region {
+                    (region, rank) = (r, 0);
+                }
+                rest.push((r, rank, ri as u16, s, e));
+                rank += 1;
             }
         }
     }
-    // Phase 2: the other windows, round-robin across rules, spread over the text.
-    for r in rest.iter_mut() {
-        r.sort_unstable();
+    // Phase 2: the other windows, region by region, round-robin across the rules.
+    rest.sort_unstable();
+    let mut region = u32::MAX;
+    let mut spent = 0usize;
+    let mut flooded: Option<usize> = None;
+    for &(r, _, ri, s, e) in &rest {
+        let ri = usize::from(ri);
+        if r != region {
+            (region, spent) = (r, 0);
+        }
+        if found[ri] {
+            continue;
+        }
+        if spent >= REGION_BUDGET {
+            flooded.get_or_insert(r as usize * REGION);
+            continue;
+        }
+        let (used, hit) = try_window(ri, s, e, &mut out);
+        found[ri] |= hit;
+        spent += used;
     }
-    let (total_budget, rule_budget) = (TOTAL_BUDGET, RULE_BUDGET);
-    let mut total = 0usize;
-    let mut cursor = vec![0usize; RULES.len()];
-    loop {
-        let mut progressed = false;
-        for ri in 0..RULES.len() {
-            if found[ri] || cursor[ri] >= rest[ri].len() || spent[ri] >= rule_budget {
-                continue;
-            }
-            if total >= total_budget {
-                break;
-            }
-            let (_, s, e) = rest[ri][cursor[ri]];
-            cursor[ri] += 1;
-            let (used, hit) = try_window(ri, s, e, &mut out);
-            found[ri] |= hit;
-            spent[ri] += used;
-            total += used;
-            progressed = true;
-        }
-        if !progressed || total >= total_budget {
-            break;
-        }
+    if let Some(at) = flooded.filter(|_| FLOOD_WEIGHTS[ki] > 0) {
+        let at = floor_boundary(text, at.min(text.len()));
+        let end = floor_boundary(text, (at + REGION).min(text.len()));
+        out.push(Finding {
+            rule: FLOOD_RULE,
+            family: FLOOD_FAMILY,
+            start: at,
+            end,
+            excerpt: excerpt(&text[at..end]),
+            weight: 0,
+            origin: "text",
+            input_offset: None,
+        });
     }
     out.sort_by_key(|f| f.start);
     out
@@ -2313,6 +2345,7 @@ pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding>
 pub fn weight_of(rule: &str, kind: TextKind) -> u8 {
     match RULES.iter().find(|r| r.id == rule) {
         Some(r) => r.weight(kind),
+        None if rule == FLOOD_RULE => FLOOD_WEIGHTS[kind.index()],
         None => match super::classes::weights(rule).or_else(|| super::plant::weights(rule)) {
             Some(w) => w[kind.index()],
             None => hidden_weight(rule, kind),

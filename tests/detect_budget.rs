@@ -1,0 +1,168 @@
+//! No budget an attacker can spend: an injection's regex findings do not depend on what comes
+//! before it. Texts from `../shared/corpora` (skipped when absent): injected tool outputs that
+//! flag alone, behind tens of KiB of the corpora's benign tool outputs, and behind text stuffed
+//! with the literals of every rule.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use intentshield::detect::rules::{FLOOD_RULE, REGION, RULES};
+use intentshield::detect::{scan, TextKind};
+
+#[path = "skip/mod.rs"]
+#[allow(clippy::duplicate_mod)] // also included by the other helper modules
+mod skip_log;
+
+/// (label, text, source) of the corpora's tool outputs, in file and line order.
+fn tool_outputs() -> Option<Vec<(String, String, String)>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    if !dir.is_dir() {
+        skip_log::skip(&format!("scan budget: {} not found", dir.display()));
+        return None;
+    }
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for p in files {
+        for line in std::fs::read_to_string(&p).unwrap().lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            if v["kind"].as_str() != Some("tool_output") {
+                continue;
+            }
+            if let (Some(l), Some(t)) = (v["label"].as_str(), v["text"].as_str()) {
+                let src = v["source"].as_str().unwrap_or_default();
+                out.push((l.to_string(), t.to_string(), src.to_string()));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The ids of the regex rules that found something.
+fn rule_hits(text: &str) -> BTreeSet<&'static str> {
+    scan(text, TextKind::ToolOutput)
+        .findings
+        .iter()
+        .filter(|f| RULES.iter().any(|r| r.id == f.rule))
+        .map(|f| f.rule)
+        .collect()
+}
+
+/// The first literal of every rule, each followed by a word no rule matches after it,
+/// repeated to `len` bytes: about one literal of each rule every 500 bytes, so that every
+/// rule's windows cover the whole text (the most regex work per byte the literals can ask
+/// for).
+fn keyword_stuffing(len: usize) -> String {
+    let mut s = String::new();
+    while s.len() < len {
+        for r in RULES {
+            if let Some(l) = r.literals.first() {
+                s.push_str(l);
+                s.push_str(" zq ");
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn findings_do_not_depend_on_the_text_before_them() {
+    let Some(items) = tool_outputs() else {
+        return;
+    };
+    // 48 KiB of benign tool outputs of every source (e-mails, files, web pages, READMEs).
+    let mut pad = String::new();
+    for (_, t, _) in items.iter().filter(|(l, _, _)| l == "benign") {
+        pad.push_str(t);
+        pad.push_str("\n\n");
+        if pad.len() > 48 << 10 {
+            break;
+        }
+    }
+    let alone = scan(&pad, TextKind::ToolOutput);
+    assert!(
+        !alone.findings.iter().any(|f| f.rule == FLOOD_RULE),
+        "benign text reads as a flood: {:?}",
+        alone.reasons()
+    );
+    // An inbox of the corpora's benign e-mails (password resets, security codes, invitations
+    // with links): the densest benign text measured, 21 KiB of windows in one region. A
+    // region budget at 12 KiB read it as a flood (and the learned scorer then flagged it).
+    let mut inbox = String::new();
+    for (_, t, src) in items.iter().filter(|(l, _, _)| l == "benign") {
+        if src.contains("mail")
+            || t.chars()
+                .take(200)
+                .collect::<String>()
+                .to_lowercase()
+                .contains("email")
+        {
+            inbox.push_str(t);
+            inbox.push_str("\n\n");
+            if inbox.len() > 6000 {
+                break;
+            }
+        }
+    }
+    let r = scan(&inbox, TextKind::ToolOutput);
+    assert!(
+        !r.flagged && !r.findings.iter().any(|f| f.rule == FLOOD_RULE),
+        "a benign inbox reads as a flood: {:?}",
+        r.reasons()
+    );
+    let stuffing = keyword_stuffing(REGION * 3);
+    let injected: Vec<&String> = items
+        .iter()
+        .filter(|(l, _, _)| l == "injection")
+        .map(|(_, t, _)| t)
+        .collect();
+    let (mut tried, mut lost, mut unflagged) = (0, Vec::new(), Vec::new());
+    for t in injected.iter().step_by(injected.len() / 60 + 1) {
+        let hits = rule_hits(t);
+        if hits.is_empty() || !scan(t, TextKind::ToolOutput).flagged {
+            continue;
+        }
+        tried += 1;
+        let behind = format!("{pad}\n\n{t}");
+        let after = rule_hits(&behind);
+        if !hits.is_subset(&after) {
+            lost.push(format!("{:?} -> {:?}", hits, after));
+        }
+        let stuffed = format!("{stuffing}\n\n{t}");
+        if !scan(&stuffed, TextKind::ToolOutput).flagged {
+            unflagged.push(t.chars().take(80).collect::<String>());
+        }
+    }
+    assert!(tried >= 30, "only {tried} injections tried");
+    assert!(
+        lost.is_empty(),
+        "findings lost behind benign text: {lost:?}"
+    );
+    assert!(
+        unflagged.is_empty(),
+        "injections hidden by stuffing: {unflagged:?}"
+    );
+}
+
+#[test]
+fn stuffing_a_region_with_rule_keywords_is_evidence() {
+    let r = scan(&keyword_stuffing(REGION * 4), TextKind::ToolOutput);
+    assert!(
+        r.findings.iter().any(|f| f.rule == FLOOD_RULE),
+        "{:?}",
+        r.reasons()
+    );
+    // A paragraph that names a few rule keywords is not a flood.
+    let r = scan(
+        "Please ignore the noise in the logs; the instructions in CONTRIBUTING say to send \
+         patches to the list at dev@example.org and run the tests first.",
+        TextKind::ToolOutput,
+    );
+    assert!(!r.findings.iter().any(|f| f.rule == FLOOD_RULE));
+}
