@@ -166,3 +166,115 @@ fn stuffing_a_region_with_rule_keywords_is_evidence() {
     );
     assert!(!r.findings.iter().any(|f| f.rule == FLOOD_RULE));
 }
+
+/// Log lines that carry rule literals inside harmless words, one per line: the first literal
+/// of every rule that is made of words (no markup) and whose line alone gives no finding.
+fn keyword_log(len: usize, from: usize) -> String {
+    let line = |i: usize, l: &str| format!("12:{:02} event {i} handler=x{l}x status ok\n", i % 60);
+    let quiet: Vec<&str> = RULES
+        .iter()
+        .filter_map(|r| r.literals.first().copied())
+        .filter(|l| l.chars().all(|c| c.is_alphanumeric() || c == ' '))
+        .filter(|l| scan(&line(0, l), TextKind::ToolOutput).findings.is_empty())
+        .collect();
+    let mut s = String::new();
+    let mut i = from;
+    while s.len() < len {
+        for l in &quiet {
+            s.push_str(&line(i, l));
+            i += 1;
+        }
+    }
+    s.truncate(len);
+    s
+}
+
+/// An injection surrounded, inside its own 4 KiB region, by text that asks for more regex work
+/// than the region's budget and matches no rule: the region is reported as a flood, which flags
+/// on its own, so no wrapper leaves an injection that flags alone unflagged.
+#[test]
+fn an_injection_drowned_in_its_own_region_still_flags() {
+    let Some(items) = tool_outputs() else {
+        return;
+    };
+    // The wrapper alone: a flood, and nothing else but the learned scorer.
+    let wrapper = format!("{}\n{}", keyword_log(2900, 0), keyword_log(5000, 10_000));
+    let r = scan(&wrapper, TextKind::ToolOutput);
+    assert!(
+        r.findings.iter().any(|f| f.rule == FLOOD_RULE),
+        "{:?}",
+        r.reasons()
+    );
+    assert!(
+        r.findings
+            .iter()
+            .all(|f| f.rule == FLOOD_RULE || f.family == "learned"),
+        "{:?}",
+        r.reasons()
+    );
+    let injected: Vec<&String> = items
+        .iter()
+        .filter(|(l, t, _)| l == "injection" && t.len() < 1000)
+        .map(|(_, t, _)| t)
+        .collect();
+    let mut tried = 0;
+    let mut unflagged = Vec::new();
+    for t in injected.iter().step_by(injected.len() / 80 + 1) {
+        if !scan(t, TextKind::ToolOutput).flagged {
+            continue;
+        }
+        tried += 1;
+        for at in [300, 2900, 3900] {
+            let before = keyword_log(at, 0);
+            let after = keyword_log(8192 - at, 10_000);
+            let text = format!("{before}review_text={t}\n{after}");
+            if !scan(&text, TextKind::ToolOutput).flagged {
+                unflagged.push((at, t.chars().take(80).collect::<String>()));
+            }
+        }
+    }
+    assert!(tried >= 30, "only {tried} injections tried");
+    assert!(unflagged.is_empty(), "drowned injections: {unflagged:?}");
+}
+
+/// A quoted mention of an injection's own words before it (an FAQ naming the phrase) does not
+/// take the rule's one finding: the mention is discounted, the injection's own match counts.
+#[test]
+fn a_quoted_mention_before_an_injection_does_not_take_its_finding() {
+    let Some(items) = tool_outputs() else {
+        return;
+    };
+    let injected: Vec<&String> = items
+        .iter()
+        .filter(|(l, _, _)| l == "injection")
+        .map(|(_, t, _)| t)
+        .collect();
+    let (mut tried, mut lost) = (0, Vec::new());
+    for t in injected.iter().step_by(injected.len() / 80 + 1) {
+        let alone = scan(t, TextKind::ToolOutput);
+        if !alone.flagged {
+            continue;
+        }
+        let Some(f) = alone
+            .findings
+            .iter()
+            .find(|f| f.weight >= 2 && RULES.iter().any(|r| r.id == f.rule))
+        else {
+            continue;
+        };
+        tried += 1;
+        let decoy = format!(
+            "Security FAQ: our filters catch phrases such as \"{}\" in reviews.\n\n",
+            f.excerpt
+        );
+        let r = scan(&format!("{decoy}{t}"), TextKind::ToolOutput);
+        if !r.flagged {
+            lost.push(t.chars().take(80).collect::<String>());
+        }
+    }
+    assert!(tried >= 30, "only {tried} injections tried");
+    assert!(
+        lost.is_empty(),
+        "injections hidden by a decoy mention: {lost:?}"
+    );
+}

@@ -209,16 +209,25 @@ fn injection_after_60_kb_of_keyword_dense_filler_is_found() {
             r.findings
         );
     }
-    // The filler alone is not flagged by the rules (it is written to look like an injection's
-    // vocabulary, so the learned scorer may add its weight; the rules' score stays below 3).
+    // The filler alone matches no regex rule. It is denser in rule keywords than any text
+    // measured (every 4 KiB region asks for more regex work than `rules::REGION_BUDGET`), so
+    // it is reported as a keyword flood, which flags on its own: a region the scan could not
+    // fully analyse is not harmless. Without the learned scorer and the flood, the rest of the
+    // rules' score stays below 3.
     let r = scan(&dense_filler(60 << 10), TO);
-    let learned: u32 = r
+    assert!(
+        r.findings.iter().any(|f| f.rule == "evasion.keyword_flood") && r.flagged,
+        "{:?}",
+        r.reasons()
+    );
+    let others: u32 = r
         .findings
         .iter()
-        .filter(|f| f.family == "learned")
+        .filter(|f| f.family == "learned" || f.family == "evasion")
         .map(|f| u32::from(f.weight))
         .sum();
-    assert!(r.score - learned < 3, "{:?}", r.reasons());
+    let rest = r.score - others;
+    assert!(rest < 3, "{:?}", r.reasons());
 }
 
 /// Action verbs of ko, ar and hi (send, upload, forward, transfer, run, execute, delete) aimed at

@@ -42,25 +42,27 @@ const WINDOW_AFTER: usize = 320;
 /// however many rule literals it repeats) never decides what is run in another.
 pub const REGION: usize = 4 << 10;
 /// Bytes of windows all regexes together may run over per [`REGION`] (windows belong to the
-/// region where they start), outside the windows near word-class evidence: 8 times the region.
+/// region where they start, those near word-class evidence first): 8 times the region.
 /// Measured as the most window bytes any one region asks for: benign texts of the development
-/// corpora 9.1 KiB alone, 13.4 KiB when a source's texts are joined into 64 KiB outputs (pypi
-/// READMEs), 21.2 KiB in an inbox of AgentDojo's phishing-like benign e-mails; injected texts
-/// 23.1 KiB; 64 KiB stuffed with the literal of every rule 156 KiB. Only text stuffed with rule
-/// literals reaches it, which is evidence in itself ([`FLOOD_RULE`]); a budget at 12 KiB
-/// flagged that inbox. It bounds the regex work at 8 bytes per byte of text, linear whatever
-/// the text: the stuffed 64 KiB scans in about 35 ms (`intentshield scan`, release build, this
+/// corpora 11.5 KiB alone (a user's prompt; 9.1 KiB in the kinds the hook scans), 13.4 KiB
+/// when a source's texts are joined into 64 KiB outputs (pypi READMEs), 21.2 KiB in an inbox of
+/// AgentDojo's phishing-like benign e-mails; injected texts 23.6 KiB; this repository cut into
+/// 64 KiB pieces 33.7 KiB (test code full of injections, flagged anyway); 64 KiB stuffed with
+/// the literal of every rule 156 KiB. A region that asks for more is reported
+/// ([`FLOOD_RULE`]). It bounds the regex work at 8 bytes per byte of text, linear whatever the
+/// text: the stuffed 64 KiB scans in about 35 ms (`intentshield scan`, release build, this
 /// machine), benign 64 KiB outputs in about 4.5 ms.
 pub const REGION_BUDGET: usize = 32 << 10;
 /// Rule id of the finding for a region whose windows did not all fit its [`REGION_BUDGET`]:
 /// a text stuffed with the literals of many rules (an attempt to spend the scan's work before
-/// an injection, or to drown one).
+/// an injection, or to drown one in its own region). Such a region was not fully analysed, so
+/// the finding flags on its own (fail closed).
 pub const FLOOD_RULE: &str = "evasion.keyword_flood";
 /// Family of [`FLOOD_RULE`].
 pub const FLOOD_FAMILY: &str = "evasion";
-/// Weights of [`FLOOD_RULE`] per kind (tool output, description, argument, prompt): strong
-/// with any other evidence, never flags alone; weak in a user's prompt.
-const FLOOD_WEIGHTS: [u8; 4] = [2, 2, 2, 1];
+/// Weights of [`FLOOD_RULE`] per kind (tool output, description, argument, prompt): flags alone
+/// where the hook scans (what was not analysed is not harmless); weak in a user's prompt.
+const FLOOD_WEIGHTS: [u8; 4] = [3, 3, 3, 1];
 /// Longest merged window (bytes): longer runs of overlapping windows are split.
 const MAX_WINDOW: usize = 2 << 10;
 /// Windows within this many bytes of a word-class finding are run first.
@@ -2203,15 +2205,15 @@ pub fn excerpt(s: &str) -> String {
 /// rule (its first match found), in text order; evidence from normalization (`hidden.*`) comes
 /// first when its weight for `kind` is above 0.
 ///
-/// Regex work has no budget an attacker can spend by putting text before an injection:
-/// windows that contain an `anchor` (a position where word-class evidence was found, see
-/// [`super::classes`]) are run first for every rule, without limit; the other windows are run
-/// per [`REGION`] of the text, round-robin across the rules within the region (each rule's
-/// windows in text order), until the region's [`REGION_BUDGET`] is spent. What a region runs
-/// depends only on the windows that start in it, so benign text or rule literals anywhere else
-/// change nothing there; a region whose windows do not all fit is reported as a
-/// [`FLOOD_RULE`] finding. Total regex work is at most [`REGION_BUDGET`] per region plus the
-/// windows near evidence.
+/// Regex work has no budget an attacker can spend: the windows are run per [`REGION`] of the
+/// text (a window belongs to the region where it starts), those that contain an `anchor` (a
+/// position where word-class evidence was found, see [`super::classes`]) first, then the others,
+/// each round-robin across the rules, until the region's [`REGION_BUDGET`] is spent. What a
+/// region runs depends only on the windows that start in it, so text anywhere else changes
+/// nothing there; a region whose windows do not all fit was not fully analysed and is reported
+/// as a [`FLOOD_RULE`] finding, which flags on its own. A rule's match that reads as a mention
+/// ([`looks_like_mention`]) does not end the rule's search: it is reported only when the rule
+/// has no other match. Total regex work is at most [`REGION_BUDGET`] per region.
 pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding> {
     let eng = engine();
     let text = norm.text.as_str();
@@ -2257,13 +2259,28 @@ pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding>
         }
     }
     let mut found = vec![false; RULES.len()];
-    // Runs rule `ri` over one window; returns the bytes looked at and whether it matched.
-    let try_window = |ri: usize, s: usize, e: usize, out: &mut Vec<Finding>| -> (usize, bool) {
+    // A rule's first match that reads as a mention (quoted, named as a topic: see
+    // [`looks_like_mention`]) is kept aside while the rule's later windows are run, so a decoy
+    // mention before an injection cannot take the rule's one finding.
+    let mut mention: Vec<Option<Finding>> = vec![None; RULES.len()];
+    let strong: Vec<bool> = RULES.iter().map(|r| r.weight(kind) > 1).collect();
+    // Runs rule `ri` over one window; returns the bytes looked at and whether it matched with
+    // a match that is not a mention.
+    let try_window = |ri: usize,
+                      s: usize,
+                      e: usize,
+                      out: &mut Vec<Finding>,
+                      mention: &mut Option<Finding>|
+     -> (usize, bool) {
         let s = floor_boundary(text, s);
         let e = ceil_boundary(text, e);
+        let mut at = s;
         // A window its gate shuts cannot match; it counts as run (see `GATES`).
-        if let Some((ms, me)) = window_match(ri, text, s, e) {
-            out.push(Finding {
+        while at < e {
+            let Some((ms, me)) = window_match(ri, text, at, e) else {
+                break;
+            };
+            let f = Finding {
                 rule: RULES[ri].id,
                 family: RULES[ri].family,
                 start: ms,
@@ -2272,42 +2289,45 @@ pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding>
                 weight: 0,
                 origin: "text",
                 input_offset: None,
-            });
+            };
+            if strong[ri] && looks_like_mention(text, ms) {
+                mention.get_or_insert(f);
+                at = ceil_boundary(text, me.max(ms + 1));
+                continue;
+            }
+            out.push(f);
             return (e - s, true);
         }
         (e - s, false)
     };
-    // Phase 1: windows around word-class evidence, for every rule.
     let near = |s: usize, e: usize| {
         anchors
             .iter()
             .any(|&a| a + ANCHOR_REACH >= s && a <= e + ANCHOR_REACH)
     };
-    // (region, rank of the window among its rule's windows in that region, rule, start, end)
-    let mut rest: Vec<(u32, u32, u16, usize, usize)> = Vec::new();
+    // Every window belongs to the region where it starts. Within a region: first the windows
+    // near word-class evidence, then the others, each round-robin across the rules (a rule's
+    // windows in text order). Key: (region, 0 near evidence / 1 not, rank of the window among
+    // its rule's windows of that kind in that region, rule, start, end).
+    let mut order: Vec<(u32, u8, u32, u16, usize, usize)> = Vec::new();
     for (ri, ws) in windows.iter().enumerate() {
         let mut region = u32::MAX;
-        let mut rank = 0u32;
+        let mut ranks = [0u32; 2];
         for &(s, e) in ws {
-            if !found[ri] && near(s, e) {
-                let (_, hit) = try_window(ri, s, e, &mut out);
-                found[ri] |= hit;
-            } else {
-                let r = (s / REGION) as u32;
-                if r != region {
-                    (region, rank) = (r, 0);
-                }
-                rest.push((r, rank, ri as u16, s, e));
-                rank += 1;
+            let r = (s / REGION) as u32;
+            if r != region {
+                (region, ranks) = (r, [0, 0]);
             }
+            let far = usize::from(!near(s, e));
+            order.push((r, far as u8, ranks[far], ri as u16, s, e));
+            ranks[far] += 1;
         }
     }
-    // Phase 2: the other windows, region by region, round-robin across the rules.
-    rest.sort_unstable();
+    order.sort_unstable();
     let mut region = u32::MAX;
     let mut spent = 0usize;
     let mut flooded: Option<usize> = None;
-    for &(r, _, ri, s, e) in &rest {
+    for &(r, _, _, ri, s, e) in &order {
         let ri = usize::from(ri);
         if r != region {
             (region, spent) = (r, 0);
@@ -2319,9 +2339,14 @@ pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding>
             flooded.get_or_insert(r as usize * REGION);
             continue;
         }
-        let (used, hit) = try_window(ri, s, e, &mut out);
+        let (used, hit) = try_window(ri, s, e, &mut out, &mut mention[ri]);
         found[ri] |= hit;
         spent += used;
+    }
+    for (ri, m) in mention.into_iter().enumerate() {
+        if let Some(f) = m.filter(|_| !found[ri]) {
+            out.push(f);
+        }
     }
     if let Some(at) = flooded.filter(|_| FLOOD_WEIGHTS[ki] > 0) {
         let at = floor_boundary(text, at.min(text.len()));
@@ -2623,7 +2648,10 @@ mod tests {
                 });
             }
         }
-        assert!(windows > 1000, "{windows}");
+        assert!(
+            windows > 1000 || !crate::test_corpora::present(),
+            "{windows}"
+        );
         assert!(matched > 11, "{matched}");
         assert!(GATES
             .iter()
