@@ -278,3 +278,54 @@ fn a_quoted_mention_before_an_injection_does_not_take_its_finding() {
         "injections hidden by a decoy mention: {lost:?}"
     );
 }
+
+/// An attack-topic word before an injection ("Filed under: prompt injection.") is not a quote:
+/// the injection's findings keep their weight. And a flooded region is never read as a
+/// mention, whatever words precede it.
+#[test]
+fn a_topic_word_is_not_a_quote_and_a_flood_is_never_a_mention() {
+    let Some(items) = tool_outputs() else {
+        return;
+    };
+    let injected: Vec<&String> = items
+        .iter()
+        .filter(|(l, _, _)| l == "injection")
+        .map(|(_, t, _)| t)
+        .collect();
+    let (mut tried, mut lost) = (0, Vec::new());
+    for t in injected.iter().step_by(injected.len() / 200 + 1) {
+        if !scan(t, TextKind::ToolOutput).flagged {
+            continue;
+        }
+        tried += 1;
+        for cue in [
+            "Filed under: prompt injection.\n",
+            "Tags: jailbreak, malicious instructions\n",
+        ] {
+            if !scan(&format!("{cue}{t}"), TextKind::ToolOutput).flagged {
+                lost.push(t.chars().take(80).collect::<String>());
+            }
+        }
+    }
+    assert!(tried >= 100, "only {tried} injections tried");
+    assert!(
+        lost.is_empty(),
+        "injections demoted by a topic word: {lost:?}"
+    );
+    // A neutral first region that ends with a topic word, then a flooded one.
+    let mut first = String::new();
+    let mut i = 0;
+    while first.len() < REGION - 40 {
+        first.push_str(&format!("step {i}: compiled module {i} in 12 ms\n"));
+        i += 1;
+    }
+    first.push_str("Tags: jailbreak-bench nightly.\n");
+    let text = format!("{first}{}", keyword_log(3 * REGION, 0));
+    let r = scan(&text, TextKind::ToolOutput);
+    let flood = r.findings.iter().find(|f| f.rule == FLOOD_RULE);
+    assert!(
+        flood.is_some_and(|f| f.weight == 3) && r.flagged,
+        "{:?}",
+        r.findings
+    );
+}

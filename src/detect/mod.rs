@@ -132,8 +132,12 @@ pub fn scan(text: &str, kind: TextKind) -> Report {
     findings.sort_by_key(|f| f.start);
     for f in &mut findings {
         f.weight = rules::weight_of(f.rule, kind);
-        // Text that quotes an attack to discuss it ("phrases such as ...") counts as weak.
-        if f.weight > 1 && rules::looks_like_mention(&norm.text, f.start) {
+        // Text that quotes an attack to discuss it ("phrases such as ...") counts as weak. A
+        // flooded region is not a quote: it was not analysed, whatever precedes it.
+        if f.weight > 1
+            && f.rule != rules::FLOOD_RULE
+            && rules::looks_like_mention(&norm.text, f.start)
+        {
             f.weight = 1;
         }
         if f.rule.starts_with("hidden.") || f.rule.starts_with("obfuscation.") {

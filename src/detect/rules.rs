@@ -2462,12 +2462,18 @@ const TOPIC_CUES: &[&str] = &[
 ];
 
 /// True when the match at `start` looks quoted for discussion: a quote cue directly before it
-/// (only spaces, quotes or a colon between), or an attack-topic word in the 160 bytes before.
+/// (only spaces, quotes or a colon between), or the match in quotes with an attack-topic word in
+/// the 160 bytes before. A topic word alone is not enough: an attacker can write "prompt
+/// injection" before an injection as easily as a write-up can (an adversary's one-line prefix
+/// left 138 of 1466 flagged injected outputs clean while a topic word alone sufficed).
 pub fn looks_like_mention(text: &str, start: usize) -> bool {
     let e = floor_boundary(text, start);
     let s = floor_boundary(text, start.saturating_sub(160));
     let before = &text[s..e];
-    if TOPIC_CUES.iter().any(|c| before.contains(c)) || repro_step(text, start) {
+    let quoted = before
+        .trim_end_matches(char::is_whitespace)
+        .ends_with(['"', '\'', '`', '“', '‘', '«']);
+    if (quoted && TOPIC_CUES.iter().any(|c| before.contains(c))) || repro_step(text, start) {
         return true;
     }
     let trimmed = before.trim_end_matches(|c: char| {
