@@ -44,6 +44,18 @@ fn tool_outputs() -> Option<Vec<(String, String, String)>> {
     Some(out)
 }
 
+/// The injected tool outputs of the corpora (see [`tool_outputs`]).
+fn injected_outputs() -> Option<Vec<String>> {
+    let items = tool_outputs()?;
+    Some(
+        items
+            .into_iter()
+            .filter(|(l, _, _)| l == "injection")
+            .map(|(_, t, _)| t)
+            .collect(),
+    )
+}
+
 /// The ids of the regex rules that found something.
 fn rule_hits(text: &str) -> BTreeSet<&'static str> {
     scan(text, TextKind::ToolOutput)
@@ -241,14 +253,9 @@ fn an_injection_drowned_in_its_own_region_still_flags() {
 /// take the rule's one finding: the mention is discounted, the injection's own match counts.
 #[test]
 fn a_quoted_mention_before_an_injection_does_not_take_its_finding() {
-    let Some(items) = tool_outputs() else {
+    let Some(injected) = injected_outputs() else {
         return;
     };
-    let injected: Vec<&String> = items
-        .iter()
-        .filter(|(l, _, _)| l == "injection")
-        .map(|(_, t, _)| t)
-        .collect();
     let (mut tried, mut lost) = (0, Vec::new());
     for t in injected.iter().step_by(injected.len() / 80 + 1) {
         let alone = scan(t, TextKind::ToolOutput);
@@ -284,14 +291,9 @@ fn a_quoted_mention_before_an_injection_does_not_take_its_finding() {
 /// mention, whatever words precede it.
 #[test]
 fn a_topic_word_is_not_a_quote_and_a_flood_is_never_a_mention() {
-    let Some(items) = tool_outputs() else {
+    let Some(injected) = injected_outputs() else {
         return;
     };
-    let injected: Vec<&String> = items
-        .iter()
-        .filter(|(l, _, _)| l == "injection")
-        .map(|(_, t, _)| t)
-        .collect();
     let (mut tried, mut lost) = (0, Vec::new());
     for t in injected.iter().step_by(injected.len() / 200 + 1) {
         if !scan(t, TextKind::ToolOutput).flagged {
