@@ -2462,10 +2462,11 @@ const TOPIC_CUES: &[&str] = &[
 ];
 
 /// True when the match at `start` looks quoted for discussion: a quote cue directly before it
-/// (only spaces, quotes or a colon between), or the match in quotes with an attack-topic word in
-/// the 160 bytes before. A topic word alone is not enough: an attacker can write "prompt
-/// injection" before an injection as easily as a write-up can (an adversary's one-line prefix
-/// left 138 of 1466 flagged injected outputs clean while a topic word alone sufficed).
+/// (only spaces, quotes or a colon between), or an attack-topic word in the 160 bytes before,
+/// in the same sentence as the match or with the match in quotes. A topic word in an earlier
+/// sentence or line is not enough: an attacker can write "Filed under: prompt injection." before
+/// an injection as easily as a write-up can (an adversary's one-line prefix left 138 of 1466
+/// flagged injected outputs clean while any topic word in the 160 bytes sufficed).
 pub fn looks_like_mention(text: &str, start: usize) -> bool {
     let e = floor_boundary(text, start);
     let s = floor_boundary(text, start.saturating_sub(160));
@@ -2473,7 +2474,18 @@ pub fn looks_like_mention(text: &str, start: usize) -> bool {
     let quoted = before
         .trim_end_matches(char::is_whitespace)
         .ends_with(['"', '\'', '`', '“', '‘', '«']);
-    if (quoted && TOPIC_CUES.iter().any(|c| before.contains(c))) || repro_step(text, start) {
+    let topic = TOPIC_CUES.iter().any(|c| {
+        before.rfind(c).is_some_and(|at| {
+            let between = &before[at + c.len()..];
+            quoted
+                || !(between.contains('\n')
+                    || between.contains(". ")
+                    || between.contains("! ")
+                    || between.contains("? ")
+                    || between.trim_end().ends_with(['.', '!', '?']))
+        })
+    });
+    if topic || repro_step(text, start) {
         return true;
     }
     let trimmed = before.trim_end_matches(|c: char| {
