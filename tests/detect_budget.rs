@@ -4,44 +4,29 @@
 //! with the literals of every rule.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use intentshield::detect::rules::{FLOOD_RULE, REGION, RULES};
 use intentshield::detect::{scan, TextKind};
 
-#[path = "skip/mod.rs"]
-#[allow(clippy::duplicate_mod)] // also included by the other helper modules
-mod skip_log;
+mod common;
 
 /// (label, text, source) of the corpora's tool outputs, in file and line order.
 fn tool_outputs() -> Option<Vec<(String, String, String)>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-    if !dir.is_dir() {
-        skip_log::skip(&format!("scan budget: {} not found", dir.display()));
-        return None;
-    }
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for p in files {
-        for line in std::fs::read_to_string(&p).unwrap().lines() {
-            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-                continue;
-            };
-            if v["kind"].as_str() != Some("tool_output") {
-                continue;
-            }
-            if let (Some(l), Some(t)) = (v["label"].as_str(), v["text"].as_str()) {
+    let items = common::corpus_items()?;
+    Some(
+        items
+            .iter()
+            .filter(|(_, v)| v["kind"].as_str() == Some("tool_output"))
+            .filter_map(|(_, v)| {
                 let src = v["source"].as_str().unwrap_or_default();
-                out.push((l.to_string(), t.to_string(), src.to_string()));
-            }
-        }
-    }
-    Some(out)
+                Some((
+                    v["label"].as_str()?.to_string(),
+                    v["text"].as_str()?.to_string(),
+                    src.to_string(),
+                ))
+            })
+            .collect(),
+    )
 }
 
 /// The injected tool outputs of the corpora (see [`tool_outputs`]).

@@ -3,13 +3,10 @@
 //! so a rule change that loses recall or adds false positives fails here.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use intentshield::detect::{scan, TextKind};
 
-#[path = "skip/mod.rs"]
-#[allow(clippy::duplicate_mod)] // also included by the other helper modules
-mod skip_log;
+mod common;
 
 #[derive(Default, Debug)]
 struct T {
@@ -21,45 +18,31 @@ struct T {
 
 #[test]
 fn corpus_floors() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-    if !dir.is_dir() {
-        skip_log::skip(&format!("corpus floors: {} not found", dir.display()));
+    let Some(items) = common::corpus_items() else {
         return;
-    }
+    };
     let mut t: BTreeMap<(String, String), T> = BTreeMap::new();
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
-    for p in files {
-        let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-        for line in std::fs::read_to_string(&p).unwrap().lines() {
-            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-                continue;
-            };
-            let (Some(text), Some(kind)) = (
-                v["text"].as_str(),
-                v["kind"].as_str().and_then(TextKind::from_name),
-            ) else {
-                continue;
-            };
-            let flagged = scan(text, kind).flagged;
-            let e = t
-                .entry((stem.clone(), kind.name().to_string()))
-                .or_default();
-            match v["label"].as_str() {
-                Some("injection") => {
-                    e.inj += 1;
-                    e.caught += u32::from(flagged);
-                }
-                Some("benign") => {
-                    e.ben += 1;
-                    e.fp += u32::from(flagged);
-                }
-                _ => {}
+    for (stem, v) in &items {
+        let (Some(text), Some(kind)) = (
+            v["text"].as_str(),
+            v["kind"].as_str().and_then(TextKind::from_name),
+        ) else {
+            continue;
+        };
+        let flagged = scan(text, kind).flagged;
+        let e = t
+            .entry((stem.clone(), kind.name().to_string()))
+            .or_default();
+        match v["label"].as_str() {
+            Some("injection") => {
+                e.inj += 1;
+                e.caught += u32::from(flagged);
             }
+            Some("benign") => {
+                e.ben += 1;
+                e.fp += u32::from(flagged);
+            }
+            _ => {}
         }
     }
     for (k, v) in &t {

@@ -9,57 +9,40 @@ use std::path::Path;
 
 use intentshield::detect::{scan, TextKind};
 
+mod common;
+
 #[test]
 #[ignore = "writes a dump for comparing builds; run by hand"]
 fn dump_findings() {
     let Ok(out) = std::env::var("INTENTSHIELD_DUMP") else {
         return;
     };
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
     let mut s = String::new();
-    for p in files {
-        for line in std::fs::read_to_string(&p).unwrap().lines() {
-            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-                continue;
-            };
-            let (Some(text), Some(kind)) = (
-                v["text"].as_str(),
-                v["kind"].as_str().and_then(TextKind::from_name),
-            ) else {
-                continue;
-            };
-            // Every text as its own kind and as a tool output (the hook's hot path).
-            for k in [kind, TextKind::ToolOutput] {
-                let r = scan(text, k);
+    for (_, v) in &common::corpus_items().expect("../shared/corpora") {
+        let (Some(text), Some(kind)) = (
+            v["text"].as_str(),
+            v["kind"].as_str().and_then(TextKind::from_name),
+        ) else {
+            continue;
+        };
+        // Every text as its own kind and as a tool output (the hook's hot path).
+        for k in [kind, TextKind::ToolOutput] {
+            let r = scan(text, k);
+            let _ = writeln!(
+                s,
+                "{} {} flagged={} score={} trunc={}",
+                v["id"],
+                k.name(),
+                r.flagged,
+                r.score,
+                r.truncated
+            );
+            for f in &r.findings {
                 let _ = writeln!(
                     s,
-                    "{} {} flagged={} score={} trunc={}",
-                    v["id"],
-                    k.name(),
-                    r.flagged,
-                    r.score,
-                    r.truncated
+                    "  {} {} {}..{} w={} {} {:?} {:?}",
+                    f.rule, f.family, f.start, f.end, f.weight, f.origin, f.input_offset, f.excerpt
                 );
-                for f in &r.findings {
-                    let _ = writeln!(
-                        s,
-                        "  {} {} {}..{} w={} {} {:?} {:?}",
-                        f.rule,
-                        f.family,
-                        f.start,
-                        f.end,
-                        f.weight,
-                        f.origin,
-                        f.input_offset,
-                        f.excerpt
-                    );
-                }
             }
         }
     }

@@ -2263,7 +2263,6 @@ pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding>
     // [`looks_like_mention`]) is kept aside while the rule's later windows are run, so a decoy
     // mention before an injection cannot take the rule's one finding.
     let mut mention: Vec<Option<Finding>> = vec![None; RULES.len()];
-    let strong: Vec<bool> = RULES.iter().map(|r| r.weight(kind) > 1).collect();
     // Runs rule `ri` over one window; returns the bytes looked at and whether it matched with
     // a match that is not a mention.
     let try_window = |ri: usize,
@@ -2290,7 +2289,7 @@ pub fn run(norm: &Normalized, kind: TextKind, anchors: &[usize]) -> Vec<Finding>
                 origin: "text",
                 input_offset: None,
             };
-            if strong[ri] && looks_like_mention(text, ms) {
+            if RULES[ri].weight(kind) > 1 && looks_like_mention(text, ms) {
                 mention.get_or_insert(f);
                 at = ceil_boundary(text, me.max(ms + 1));
                 continue;

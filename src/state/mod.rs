@@ -126,6 +126,15 @@ pub fn default_db_path() -> Result<PathBuf> {
     Ok(dirs.data_dir().join("intentshield.db"))
 }
 
+/// Whether the linked SQLite was compiled with `option` (as `sqlite3_compileoption_used`
+/// names it: without the `SQLITE_` prefix, `NAME` or `NAME=VALUE`). A C call, no SQL and no
+/// allocation; the options come from `LIBSQLITE3_FLAGS` in `.cargo/config.toml`.
+pub(crate) fn compiled_with(option: &std::ffi::CStr) -> bool {
+    // SAFETY: `sqlite3_compileoption_used` reads a NUL-terminated string and may be called at
+    // any time (it needs no initialised library).
+    unsafe { rusqlite::ffi::sqlite3_compileoption_used(option.as_ptr()) != 0 }
+}
+
 /// Turns off SQLite's memory statistics (`SQLITE_CONFIG_MEMSTATUS`) before SQLite is first
 /// initialized in this process: with them on, every allocation SQLite makes takes and releases
 /// a global mutex to count bytes (about 0.15 M instructions of a hook call that only opens the
@@ -134,18 +143,6 @@ pub fn default_db_path() -> Result<PathBuf> {
 /// with `SQLITE_MISUSE` and changes nothing, which is fine: the setting only saves time. Every
 /// connection this crate opens outside tests calls it first, and `Once` makes the others wait,
 /// so no thread is inside SQLite while it runs (`sqlite3_config` is not thread-safe).
-/// Whether the linked SQLite was compiled with `option` (as `sqlite3_compileoption_used`
-/// names it: without the `SQLITE_` prefix, `NAME` or `NAME=VALUE`). A C call, no SQL; the
-/// options come from `LIBSQLITE3_FLAGS` in `.cargo/config.toml`.
-pub(crate) fn compiled_with(option: &str) -> bool {
-    let Ok(c) = std::ffi::CString::new(option) else {
-        return false;
-    };
-    // SAFETY: `sqlite3_compileoption_used` reads a NUL-terminated string and may be called at
-    // any time (it needs no initialised library).
-    unsafe { rusqlite::ffi::sqlite3_compileoption_used(c.as_ptr()) != 0 }
-}
-
 pub(crate) fn no_memory_statistics() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -318,7 +315,7 @@ impl Store {
                 self.conn
                     .query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
             }
-            if !compiled_with("DEFAULT_WAL_SYNCHRONOUS=1") {
+            if !compiled_with(c"DEFAULT_WAL_SYNCHRONOUS=1") {
                 self.conn.execute_batch("PRAGMA synchronous=NORMAL")?;
             }
         }
@@ -478,16 +475,16 @@ mod tests {
     #[test]
     fn sqlite_is_built_with_our_options() {
         for o in [
-            "THREADSAFE=2",
-            "DEFAULT_WAL_SYNCHRONOUS=1",
-            "OMIT_LOAD_EXTENSION",
-            "OMIT_SHARED_CACHE",
-            "DQS=0",
+            c"THREADSAFE=2",
+            c"DEFAULT_WAL_SYNCHRONOUS=1",
+            c"OMIT_LOAD_EXTENSION",
+            c"OMIT_SHARED_CACHE",
+            c"DQS=0",
         ] {
-            assert!(compiled_with(o), "SQLite built without {o}");
+            assert!(compiled_with(o), "SQLite built without {o:?}");
         }
-        for o in ["ENABLE_FTS5", "ENABLE_FTS3", "ENABLE_RTREE"] {
-            assert!(!compiled_with(o), "SQLite built with {o}");
+        for o in [c"ENABLE_FTS5", c"ENABLE_FTS3", c"ENABLE_RTREE"] {
+            assert!(!compiled_with(o), "SQLite built with {o:?}");
         }
     }
 

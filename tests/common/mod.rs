@@ -31,6 +31,29 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
     }
 }
 
+/// The items of the labelled corpora in `../shared/corpora` (every `*.jsonl` file, files in
+/// name order, lines in order; lines that are not JSON are left out), each with its file's stem;
+/// `None` (with a skip message) when the folder is absent.
+pub fn corpus_items() -> Option<Vec<(String, serde_json::Value)>> {
+    let dir = shared("corpora")?;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for p in files {
+        let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+        for line in std::fs::read_to_string(&p).unwrap().lines() {
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                out.push((stem.clone(), v));
+            }
+        }
+    }
+    Some(out)
+}
+
 /// What one hook run printed.
 #[derive(Debug)]
 pub struct Run {
