@@ -1036,6 +1036,7 @@ pub fn instructed_values(output: &str) -> Vec<Instructed> {
     // A unit repeated in the output (log lines, repeated records) is read once: its values
     // depend on its text alone.
     let mut memo: std::collections::HashMap<&str, Vals> = std::collections::HashMap::new();
+    let mut fams: std::collections::HashMap<&str, u16> = std::collections::HashMap::new();
     let mut behind: Vec<(&str, Option<Vals>)> = Vec::with_capacity(BACK + 1);
     // The action a form's fields carry ([`Brk::Field`]).
     let mut form: u16 = 0;
@@ -1083,7 +1084,9 @@ pub fn instructed_values(output: &str) -> Vec<Instructed> {
                 }
             }
         }
-        let own = families(u);
+        // A repeated unit's families are looked up, not computed again (they depend on its
+        // text alone, like its values).
+        let own = *fams.entry(u.as_ref()).or_insert_with(|| families(u));
         let fam = own | form | recent.iter().fold(0, |a, b| a | b);
         recent.push(own);
         if recent.len() > WINDOW {
