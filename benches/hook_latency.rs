@@ -12,6 +12,8 @@
 //! - 4 KB PostToolUse (an ordinary tool result);
 //! - 64 KB PostToolUse (a long tool result with three injected sentences inside);
 //! - benign 64 KB PostToolUse (the same without them);
+//! - detection alone: `intentshield scan -` of the benign 4 KB and 64 KB texts (no database,
+//!   no policy), the share of those rows that is the injection scan;
 //! - `memory at caps:` the benign 4 KB PreToolUse and benign 64 KB PostToolUse again, on a
 //!   database whose threat memory is at its caps (5,000 indicators, 500 fingerprints).
 
@@ -239,6 +241,17 @@ fn main() {
             "benign 64 KB PostToolUse",
             post(text(65536, false)).into_bytes(),
         ),
+        // Detection alone (`intentshield scan -`: normalization, rule families, word classes,
+        // the learned scorer; no database, no policy): the share of a PostToolUse row that is
+        // the injection scan, the same text as the benign 4 KB and 64 KB PostToolUse rows.
+        (
+            "detection alone: scan of the 4 KB text",
+            text(4096, false).into_bytes(),
+        ),
+        (
+            "detection alone: scan of the 64 KB text",
+            text(65536, false).into_bytes(),
+        ),
         // The one row with a contract (`--config` with a contract for the bank tool and a
         // registry of 200 payees): the other rows run with no contract configured.
         (
@@ -262,9 +275,12 @@ fn main() {
     let contracted = variants.len() - 1;
     let cfg_arg = contract_cfg.to_string_lossy().into_owned();
     let contracted_args = ["hook", "claude", "--config", cfg_arg.as_str()];
+    let scan_rows = [contracted - 2, contracted - 1];
     let args_of = |vi: usize| -> &[&str] {
         if vi == contracted {
             &contracted_args
+        } else if scan_rows.contains(&vi) {
+            &["scan", "-"]
         } else {
             &["hook", "claude"]
         }

@@ -983,10 +983,12 @@ const fn bucket(a: u8, b: u8) -> usize {
 
 /// All needles of [`LISTS`] (each at least two bytes), grouped by the bucket of their first
 /// two bytes: `starts[k]..starts[k + 1]` indexes the needles of bucket `k` in `needles`, each
-/// with its list bit.
+/// as its offset and length in `bytes` and its list bit (offsets, not slices: the tables hold
+/// no pointer for the start-up code to relocate, see `crate::strtab`).
 struct Needles {
     starts: &'static [u16],
-    needles: &'static [(&'static [u8], u32)],
+    needles: &'static [(u32, u16, u32)],
+    bytes: &'static [u8],
     /// Per needle: its first (up to) eight bytes as a little-endian word and the mask of the
     /// bytes that word holds (one comparison rules most candidates out).
     prefix: &'static [(u64, u64)],
@@ -1009,13 +1011,32 @@ const N_NEEDLES: usize = {
     n
 };
 
+/// Bytes of all needles written one after the other.
+const NEEDLE_BYTES: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < LISTS.len() {
+        let mut j = 0;
+        while j < LISTS[i].len() {
+            let len = LISTS[i].bytes_at(j).len();
+            if len >= 2 {
+                n += len;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
 /// The tables of [`Needles`], built at compile time: needles grouped by bucket, each bucket
 /// in list order (a counting sort, stable).
 #[allow(clippy::type_complexity)]
 static NEEDLE_TABLES: (
     [u16; BUCKETS + 1],
-    [(&[u8], u32); N_NEEDLES],
+    [(u32, u16, u32); N_NEEDLES],
     [(u64, u64); N_NEEDLES],
+    [u8; NEEDLE_BYTES],
 ) = {
     let mut starts = [0u16; BUCKETS + 1];
     let mut i = 0;
@@ -1036,8 +1057,10 @@ static NEEDLE_TABLES: (
         k += 1;
     }
     let mut fill = starts;
-    let empty: &[u8] = &[];
-    let mut needles = [(empty, 0u32); N_NEEDLES];
+    let mut needles = [(0u32, 0u16, 0u32); N_NEEDLES];
+    let mut prefix = [(0u64, 0u64); N_NEEDLES];
+    let mut bytes = [0u8; NEEDLE_BYTES];
+    let mut used = 0usize;
     let mut i = 0;
     while i < LISTS.len() {
         let mut j = 0;
@@ -1045,26 +1068,29 @@ static NEEDLE_TABLES: (
             let n = LISTS[i].bytes_at(j);
             if n.len() >= 2 {
                 let k = bucket(n[0], n[1]);
-                needles[fill[k] as usize] = (n, 1 << i);
+                let e = fill[k] as usize;
+                let mut b = 0;
+                while b < n.len() {
+                    bytes[used + b] = n[b];
+                    b += 1;
+                }
+                needles[e] = (used as u32, n.len() as u16, 1 << i);
+                prefix[e] = super::rules::prefix_word_const(n);
+                used += n.len();
                 fill[k] += 1;
             }
             j += 1;
         }
         i += 1;
     }
-    let mut prefix = [(0u64, 0u64); N_NEEDLES];
-    let mut e = 0;
-    while e < N_NEEDLES {
-        prefix[e] = super::rules::prefix_word_const(needles[e].0);
-        e += 1;
-    }
-    (starts, needles, prefix)
+    (starts, needles, prefix, bytes)
 };
 
 /// The needles, built at compile time.
 static NEEDLES: Needles = Needles {
     starts: &NEEDLE_TABLES.0,
     needles: &NEEDLE_TABLES.1,
+    bytes: &NEEDLE_TABLES.3,
     prefix: &NEEDLE_TABLES.2,
 };
 
@@ -1072,6 +1098,14 @@ impl Needles {
     /// The needles (about 400), built at compile time.
     fn get() -> &'static Needles {
         &NEEDLES
+    }
+
+    /// Needle `e`: its bytes and its list bit.
+    #[inline]
+    fn needle(&self, e: usize) -> (&'static [u8], u32) {
+        let (off, len, bit) = self.needles[e];
+        let off = off as usize;
+        (&self.bytes[off..off + usize::from(len)], bit)
     }
 
     /// The tables as the run-time build made them (sorted by bucket, stably), for the test
@@ -1125,8 +1159,9 @@ impl Needles {
                     continue;
                 }
                 let w = crate::text::word_at(s, i);
-                for (j, &(n, l)) in self.needles[lo..hi].iter().enumerate() {
-                    let (pre, mask) = self.prefix[lo + j];
+                for j in lo..hi {
+                    let (n, l) = self.needle(j);
+                    let (pre, mask) = self.prefix[j];
                     if *m & l == 0
                         && w & mask == pre
                         && i + n.len() <= s.len()
@@ -1154,7 +1189,8 @@ impl Needles {
             for i in 0..s.len() - 1 {
                 let k = bucket(s[i], s[i + 1]);
                 let (lo, hi) = (usize::from(self.starts[k]), usize::from(self.starts[k + 1]));
-                for &(n, l) in &self.needles[lo..hi] {
+                for e in lo..hi {
+                    let (n, l) = self.needle(e);
                     if *m & l == 0 && s[i..].starts_with(n) {
                         *m |= l;
                     }
@@ -1545,7 +1581,8 @@ mod tests {
         let (starts, needles, prefix) = Needles::build_at_run_time();
         let nd = Needles::get();
         assert_eq!(nd.starts, starts.as_slice());
-        assert_eq!(nd.needles, needles.as_slice());
+        let built: Vec<(&[u8], u32)> = (0..nd.needles.len()).map(|e| nd.needle(e)).collect();
+        assert_eq!(built, needles);
         assert_eq!(nd.prefix, prefix.as_slice());
     }
 

@@ -29,18 +29,7 @@ mod folded;
 use folded::FOLDED;
 
 const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    bytes_eq(a.as_bytes(), b.as_bytes())
 }
 
 /// FNV-1a over the bytes of `s`.
@@ -103,12 +92,35 @@ const fn vocab_incomplete() -> bool {
 const SLOTS: usize = (vocab_len() * 2 + 2).next_power_of_two();
 const INCOMPLETE: bool = vocab_incomplete();
 
-/// `(key, classes)` per slot; classes 0 marks an empty slot (a word without classes adds
-/// nothing to a lookup, so it is not stored).
-static TABLE: [(&str, u64); SLOTS] = build_table();
+/// Bytes of all keys written one after the other (at most; a word listed twice is stored once).
+const KEY_CAP: usize = {
+    let mut n = 0;
+    let mut c = 0;
+    while c < VOCAB.len() {
+        let ws = VOCAB[c].1;
+        let mut i = 0;
+        while i < ws.len() {
+            if let Some(k) = key_of(ws[i]) {
+                n += k.len();
+            }
+            i += 1;
+        }
+        c += 1;
+    }
+    n
+};
 
-const fn build_table() -> [(&'static str, u64); SLOTS] {
-    let mut t: [(&'static str, u64); SLOTS] = [("", 0); SLOTS];
+/// The table: per slot `(start, length, classes)` of its key in the key bytes (classes 0
+/// marks an empty slot: a word without classes adds nothing to a lookup, so it is not stored),
+/// and the key bytes. Offsets instead of `&str` keys: the table holds no pointer, so the
+/// start-up code has nothing to relocate in it and its pages stay shared with the file
+/// (`crate::strtab` on why that matters in a static PIE).
+static TABLE: ([(u32, u16, u64); SLOTS], [u8; KEY_CAP]) = build_table();
+
+const fn build_table() -> ([(u32, u16, u64); SLOTS], [u8; KEY_CAP]) {
+    let mut t: [(u32, u16, u64); SLOTS] = [(0, 0, 0); SLOTS];
+    let mut keys = [0u8; KEY_CAP];
+    let mut used = 0usize;
     let mut c = 0;
     while c < VOCAB.len() {
         let (cls, ws) = VOCAB[c];
@@ -116,14 +128,22 @@ const fn build_table() -> [(&'static str, u64); SLOTS] {
         while i < ws.len() {
             if let Some(k) = key_of(ws[i]) {
                 if cls != 0 {
-                    let mut s = (fnv(k.as_bytes()) as usize) & (SLOTS - 1);
+                    let kb = k.as_bytes();
+                    assert!(kb.len() <= u16::MAX as usize, "key too long");
+                    let mut s = (fnv(kb) as usize) & (SLOTS - 1);
                     loop {
-                        if t[s].1 == 0 {
-                            t[s] = (k, cls);
+                        if t[s].2 == 0 {
+                            let mut b = 0;
+                            while b < kb.len() {
+                                keys[used + b] = kb[b];
+                                b += 1;
+                            }
+                            t[s] = (used as u32, kb.len() as u16, cls);
+                            used += kb.len();
                             break;
                         }
-                        if str_eq(t[s].0, k) {
-                            t[s].1 |= cls;
+                        if bytes_eq(slot_key(&keys, t[s]), kb) {
+                            t[s].2 |= cls;
                             break;
                         }
                         s = (s + 1) & (SLOTS - 1);
@@ -134,7 +154,27 @@ const fn build_table() -> [(&'static str, u64); SLOTS] {
         }
         c += 1;
     }
-    t
+    (t, keys)
+}
+
+/// The key bytes of `slot` in `keys`.
+const fn slot_key(keys: &[u8], slot: (u32, u16, u64)) -> &[u8] {
+    let (head, _) = keys.split_at(slot.0 as usize + slot.1 as usize);
+    head.split_at(slot.0 as usize).1
+}
+
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 pub(super) fn norm_word(w: &str) -> String {
@@ -165,12 +205,12 @@ impl Words {
     pub(super) fn get(&self, w: &str) -> Option<u64> {
         let mut s = (fnv(w.as_bytes()) as usize) & (SLOTS - 1);
         let mut found = loop {
-            let (k, cls) = TABLE[s];
-            if cls == 0 {
+            let slot = TABLE.0[s];
+            if slot.2 == 0 {
                 break None;
             }
-            if k == w {
-                break Some(cls);
+            if slot_key(&TABLE.1, slot) == w.as_bytes() {
+                break Some(slot.2);
             }
             s = (s + 1) & (SLOTS - 1);
         };
@@ -386,8 +426,9 @@ mod tests {
             assert_eq!(v.words.get(k).unwrap_or(0), cls, "{k:?}");
         }
         // Nothing else is in the table.
-        for &(k, cls) in TABLE.iter().filter(|s| s.1 != 0) {
-            assert_eq!(m.get(k), Some(&cls), "{k:?}");
+        for &slot in TABLE.0.iter().filter(|s| s.2 != 0) {
+            let k = std::str::from_utf8(slot_key(&TABLE.1, slot)).unwrap();
+            assert_eq!(m.get(k), Some(&slot.2), "{k:?}");
         }
         for w in ["", "x", "ignor", "ignores_", "the", "résumé", "игнор"] {
             assert_eq!(
