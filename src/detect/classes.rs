@@ -1224,19 +1224,74 @@ const CJK_GAP: usize = 48;
 mod wordtable;
 use wordtable::{norm_word, vocab};
 
-/// One token of the normalized text.
+/// One token of the normalized text: 16 bytes (a 64 KB text has about 13,000 tokens, and
+/// every page of their vector is a fresh page the process faults in).
 #[derive(Debug, Clone, Copy)]
 struct Tok {
-    s: usize,
-    e: usize,
-    cls: u64,
-    /// A sentence ends before this token (`.`, `!`, `?`, line break).
-    sent: bool,
-    /// A clause ends before this token (sentence breaks plus `,`, `:`, `;`, quotes, dashes,
-    /// brackets, comment openers).
-    clause: bool,
-    /// First token of a line (or of the text).
-    line: bool,
+    /// Byte offsets of the token in the text (the text is at most
+    /// [`super::normalize::MAX_INPUT`] bytes, well under `u32::MAX`).
+    s: u32,
+    e: u32,
+    /// Its classes (all below bit 31, see [`CLASS_BITS`]).
+    cls: u32,
+    /// [`SENT`], [`CLAUSE`], [`LINE`].
+    flags: u8,
+}
+
+/// A sentence ends before this token (`.`, `!`, `?`, line break).
+const SENT: u8 = 1;
+/// A clause ends before this token (sentence breaks plus `,`, `:`, `;`, quotes, dashes,
+/// brackets, comment openers).
+const CLAUSE: u8 = 2;
+/// First token of a line (or of the text).
+const LINE: u8 = 4;
+/// Every class bit fits a token's `u32`.
+const CLASS_BITS: u64 = (1 << 31) - 1;
+const _: () = {
+    // The highest class bit, and every class a vocabulary word carries.
+    assert!(PATHLIKE & !CLASS_BITS == 0);
+    let mut i = 0;
+    while i < VOCAB.len() {
+        assert!(VOCAB[i].0 & !CLASS_BITS == 0, "a class bit above 30");
+        i += 1;
+    }
+};
+const _: () = assert!(super::normalize::MAX_INPUT < u32::MAX as usize);
+
+impl Tok {
+    fn new(s: usize, e: usize, cls: u64, sent: bool, clause: bool, line: bool) -> Tok {
+        debug_assert!(cls & !CLASS_BITS == 0 && e <= u32::MAX as usize);
+        Tok {
+            s: s as u32,
+            e: e as u32,
+            cls: (cls & CLASS_BITS) as u32,
+            flags: (u8::from(sent) * SENT) | (u8::from(clause) * CLAUSE) | (u8::from(line) * LINE),
+        }
+    }
+    #[inline]
+    fn s(&self) -> usize {
+        self.s as usize
+    }
+    #[inline]
+    fn e(&self) -> usize {
+        self.e as usize
+    }
+    #[inline]
+    fn cls(&self) -> u64 {
+        u64::from(self.cls)
+    }
+    #[inline]
+    fn sent(&self) -> bool {
+        self.flags & SENT != 0
+    }
+    #[inline]
+    fn clause(&self) -> bool {
+        self.flags & CLAUSE != 0
+    }
+    #[inline]
+    fn line(&self) -> bool {
+        self.flags & LINE != 0
+    }
 }
 
 /// Top-level domains read as hosts in `a.b.tld` words (file extensions left out).
@@ -1573,14 +1628,7 @@ fn tokenize(text: &str) -> Vec<Tok> {
             if lead > 0 {
                 clause = true;
             }
-            toks.push(Tok {
-                s: pos,
-                e: end,
-                cls: shape,
-                sent,
-                clause,
-                line,
-            });
+            toks.push(Tok::new(pos, end, shape, sent, clause, line));
             sent = false;
             clause = false;
             line = false;
@@ -1644,14 +1692,7 @@ fn tokenize(text: &str) -> Vec<Tok> {
                     cls |= shape;
                     first = false;
                 }
-                toks.push(Tok {
-                    s: ws,
-                    e: j,
-                    cls,
-                    sent,
-                    clause,
-                    line,
-                });
+                toks.push(Tok::new(ws, j, cls, sent, clause, line));
                 sent = false;
                 clause = false;
                 line = false;
@@ -1709,7 +1750,7 @@ pub fn run(norm: &Normalized, kind: TextKind) -> Vec<Finding> {
 }
 
 fn word<'a>(text: &'a str, t: &Tok) -> &'a str {
-    &text[t.s..t.e]
+    &text[t.s()..t.e()]
 }
 
 /// First non-space byte at or after `i`.
@@ -1728,42 +1769,42 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
         let w = word(text, &t);
         // Every test below needs a class of the token, but for the four words tested by
         // spelling: a plain word (most tokens) starts nothing.
-        if t.cls == 0 && !matches!(w, "whoever" | "anyone" | "whatever" | "if") {
+        if t.cls() == 0 && !matches!(w, "whoever" | "anyone" | "whatever" | "if") {
             continue;
         }
         // ---- addressed to an automated reader
-        if t.cls & GREET != 0 {
+        if t.cls() & GREET != 0 {
             // "Dear assistant", "Hey Claude", "Attention AI agents"
             let mut j = i + 1;
-            while j < n && j <= i + 3 && !toks[j].sent {
+            while j < n && j <= i + 3 && !toks[j].sent() {
                 let wj = word(text, &toks[j]);
-                if toks[j].cls & AGENT != 0 {
-                    emit("addressed.vocative", t.s, toks[j].e);
+                if toks[j].cls() & AGENT != 0 {
+                    emit("addressed.vocative", t.s(), toks[j].e());
                     break;
                 }
                 if !(matches!(
                     wj,
                     "the" | "all" | "any" | "every" | "an" | "a" | "fellow" | "my" | "our"
-                ) || toks[j].cls & AUTOMATED != 0)
+                ) || toks[j].cls() & AUTOMATED != 0)
                 {
                     break;
                 }
                 j += 1;
             }
         }
-        if t.cls & NOTE != 0 && i + 2 < n {
+        if t.cls() & NOTE != 0 && i + 2 < n {
             // "Note for AI agents", "message to the assistant"
             let to = word(text, &toks[i + 1]);
-            if matches!(to, "to" | "for" | "для") && !toks[i + 1].sent {
+            if matches!(to, "to" | "for" | "для") && !toks[i + 1].sent() {
                 let mut j = i + 2;
-                while j < n && j <= i + 5 && !toks[j].sent {
+                while j < n && j <= i + 5 && !toks[j].sent() {
                     let wj = word(text, &toks[j]);
-                    if toks[j].cls & AGENT != 0 {
-                        emit("addressed.vocative", t.s, toks[j].e);
+                    if toks[j].cls() & AGENT != 0 {
+                        emit("addressed.vocative", t.s(), toks[j].e());
                         break;
                     }
                     if !(matches!(wj, "the" | "all" | "any" | "every" | "an" | "a" | "other")
-                        || toks[j].cls & AUTOMATED != 0)
+                        || toks[j].cls() & AUTOMATED != 0)
                     {
                         break;
                     }
@@ -1771,23 +1812,23 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
                 }
             }
         }
-        if t.cls & AGENT != 0 {
+        if t.cls() & AGENT != 0 {
             // Label or vocative at the start of a line or clause: "Agents: run ...",
             // "Reviewer bot, extra step ...", "AI agents: ...".
             let mut k = i;
             while k > 0
                 && i - k < 2
-                && !toks[k].clause
-                && toks[k - 1].cls & (AGENT | AUTOMATED) != 0
+                && !toks[k].clause()
+                && toks[k - 1].cls() & (AGENT | AUTOMATED) != 0
             {
                 k -= 1;
             }
-            let starts = toks[k].clause || toks[k].line;
-            let sep = next_byte(text, t.e);
+            let starts = toks[k].clause() || toks[k].line();
+            let sep = next_byte(text, t.e());
             if starts && matches!(sep, Some(b':') | Some(b',')) && i + 1 < n {
                 // Followed by something aimed at the reader.
                 let follow = toks[i + 1..(i + 6).min(n)].iter().any(|x| {
-                    x.cls
+                    x.cls()
                         & (ACTION | OVR | PLEASE | YOU | MODAL | SECRECY | NEG | REQUIRED | URGENT)
                         != 0
                         || matches!(
@@ -1823,17 +1864,17 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
                             .iter()
                             .any(|d| norm_word(d) == w));
                 if follow && plural_or_named {
-                    emit("addressed.label", toks[k].s, t.e + 1);
+                    emit("addressed.label", toks[k].s(), t.e() + 1);
                 }
             }
         }
-        if t.cls & AUTOMATED != 0
+        if t.cls() & AUTOMATED != 0
             && matches!(w, "automated" | "autonomous" | "ai-powered")
             && i + 1 < n
         {
             // "automated agents", "autonomous readers"
-            if toks[i + 1].cls & READER != 0 {
-                emit("addressed.reader", t.s, toks[i + 1].e);
+            if toks[i + 1].cls() & READER != 0 {
+                emit("addressed.reader", t.s(), toks[i + 1].e());
             }
         }
         if w == "whoever" || w == "anyone" || w == "whatever" {
@@ -1853,7 +1894,11 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
                         | "ingests"
                 )
             }) {
-                emit("addressed.reader", t.s, win.last().map_or(t.e, |x| x.e));
+                emit(
+                    "addressed.reader",
+                    t.s(),
+                    win.last().map_or(t.e(), |x| x.e()),
+                );
             }
         }
         if w == "if"
@@ -1865,13 +1910,14 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
             let mut j = i + 3;
             while j < n && j <= i + 6 {
                 let x = &toks[j];
-                if x.cls & AGENT != 0
-                    || (x.cls & READER != 0 && j > i + 3 && toks[j - 1].cls & AUTOMATED != 0)
+                if x.cls() & AGENT != 0
+                    || (x.cls() & READER != 0 && j > i + 3 && toks[j - 1].cls() & AUTOMATED != 0)
                 {
-                    emit("addressed.reader", t.s, x.e);
+                    emit("addressed.reader", t.s(), x.e());
                     break;
                 }
-                if !(matches!(word(text, x), "a" | "an" | "the" | "any") || x.cls & AUTOMATED != 0)
+                if !(matches!(word(text, x), "a" | "an" | "the" | "any")
+                    || x.cls() & AUTOMATED != 0)
                 {
                     break;
                 }
@@ -1879,41 +1925,41 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
             }
         }
         // ---- change of task
-        if t.cls & OVR != 0 {
+        if t.cls() & OVR != 0 {
             override_at(text, toks, i, emit);
         }
-        if t.cls & NEW != 0
+        if t.cls() & NEW != 0
             && i + 1 < n
-            && toks[i + 1].cls & (TASKN | INSTR) != 0
-            && !toks[i + 1].clause
+            && toks[i + 1].cls() & (TASKN | INSTR) != 0
+            && !toks[i + 1].clause()
         {
-            let after = next_byte(text, toks[i + 1].e);
+            let after = next_byte(text, toks[i + 1].e());
             let yours = i > 0
-                && toks[i - 1].cls & YOU != 0
+                && toks[i - 1].cls() & YOU != 0
                 && matches!(
                     word(text, &toks[i - 1]),
                     "your" | "tus" | "tes" | "vos" | "votre" | "deine" | "suas" | "tue" | "tuoi"
                 );
             let is_next =
                 i + 2 < n && matches!(word(text, &toks[i + 2]), "is" | "are" | "now" | "will");
-            if (after == Some(b':') && toks[i].clause) || (yours && is_next) {
-                emit("task.new_task", t.s, toks[i + 1].e);
+            if (after == Some(b':') && toks[i].clause()) || (yours && is_next) {
+                emit("task.new_task", t.s(), toks[i + 1].e());
             }
         }
-        if t.cls & YOU != 0 && w == "your" && i + 3 < n {
+        if t.cls() & YOU != 0 && w == "your" && i + 3 < n {
             // "your task is now", "your instructions have changed"
             let n1 = &toks[i + 1];
-            if n1.cls & (TASKN | INSTR) != 0 {
+            if n1.cls() & (TASKN | INSTR) != 0 {
                 let a = word(text, &toks[i + 2]);
                 let b = word(text, &toks[i + 3]);
                 if (a == "is" && b == "now")
                     || (matches!(a, "have" | "has") && matches!(b, "changed" | "been"))
                 {
-                    emit("task.new_task", t.s, toks[i + 3].e);
+                    emit("task.new_task", t.s(), toks[i + 3].e());
                 }
             }
         }
-        if t.cls & STOP != 0 && i + 2 < n && !toks[i + 1].sent {
+        if t.cls() & STOP != 0 && i + 2 < n && !toks[i + 1].sent() {
             let a = word(text, &toks[i + 1]);
             let b = word(text, &toks[i + 2]);
             let c = toks.get(i + 3).map_or("", |x| word(text, x));
@@ -1925,46 +1971,46 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
                     "summarizing" | "summarising" | "processing" | "reviewing"
                 );
             if hit {
-                emit("task.stop_current", t.s, toks[(i + 3).min(n - 1)].e);
+                emit("task.stop_current", t.s(), toks[(i + 3).min(n - 1)].e());
             }
         }
         // ---- secrecy
-        if t.cls & SECRECY != 0 {
+        if t.cls() & SECRECY != 0 {
             let lo = i.saturating_sub(3);
             let hi = (i + 4).min(n);
             let near = (lo..hi).any(|j| {
-                j != i && toks[j].cls & (ACTION | TELL) != 0 && !crosses_sentence(toks, i, j)
+                j != i && toks[j].cls() & (ACTION | TELL) != 0 && !crosses_sentence(toks, i, j)
             });
             if near {
-                emit("secrecy.adverb", t.s, t.e);
+                emit("secrecy.adverb", t.s(), t.e());
             }
         }
-        if t.cls & NEG != 0 && i + 1 < n {
+        if t.cls() & NEG != 0 && i + 1 < n {
             secrecy_at(text, toks, i, emit);
         }
-        if t.cls & TELL != 0 && i + 2 < n {
+        if t.cls() & TELL != 0 && i + 2 < n {
             // Verb first: "sag es nicht dem Benutzer". The negation negates the verb: at most
             // one word (the object pronoun) between them, and not a preposition that negates
             // the noun after it ("every ask were approved (without them: …)").
             let neg = (i + 1..(i + 3).min(n)).find(|&j| {
-                toks[j].cls & NEG != 0 && !toks[j].sent && word(text, &toks[j]) != "without"
+                toks[j].cls() & NEG != 0 && !toks[j].sent() && word(text, &toks[j]) != "without"
             });
             if let Some(j) = neg {
-                if let Some(k) =
-                    (j + 1..(j + 4).min(n)).find(|&k| toks[k].cls & AUDIENCE != 0 && !toks[k].sent)
+                if let Some(k) = (j + 1..(j + 4).min(n))
+                    .find(|&k| toks[k].cls() & AUDIENCE != 0 && !toks[k].sent())
                 {
                     if word(text, &toks[k]) != "anyone" {
-                        emit("secrecy.dont_tell", t.s, toks[k].e);
+                        emit("secrecy.dont_tell", t.s(), toks[k].e());
                     }
                 }
             }
         }
         // ---- authority and urgency
-        if t.cls & REQUIRED != 0 && i + 1 < n && word(text, &toks[i + 1]) == "by" {
+        if t.cls() & REQUIRED != 0 && i + 1 < n && word(text, &toks[i + 1]) == "by" {
             let mut j = i + 2;
             while j < n && j <= i + 4 {
-                if toks[j].cls & AUTH != 0 {
-                    emit("authority.required_by", t.s, toks[j].e);
+                if toks[j].cls() & AUTH != 0 {
+                    emit("authority.required_by", t.s(), toks[j].e());
                     break;
                 }
                 if !matches!(word(text, &toks[j]), "the" | "your" | "our" | "a" | "an") {
@@ -1973,7 +2019,7 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
                 j += 1;
             }
         }
-        if t.cls & URGENT != 0
+        if t.cls() & URGENT != 0
             && matches!(
                 w,
                 "urgent" | "urgently" | "immediately" | "asap" | "mandatory" | "compulsory"
@@ -1982,13 +2028,13 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
             let lo = i.saturating_sub(4);
             let hi = (i + 5).min(n);
             if (lo..hi)
-                .any(|j| j != i && toks[j].cls & ACTION != 0 && !crosses_sentence(toks, i, j))
+                .any(|j| j != i && toks[j].cls() & ACTION != 0 && !crosses_sentence(toks, i, j))
             {
-                emit("authority.urgent_action", t.s, t.e);
+                emit("authority.urgent_action", t.s(), t.e());
             }
         }
         // ---- actions aimed at a destination or a secret
-        if t.cls & ACTION != 0 {
+        if t.cls() & ACTION != 0 {
             action_at(text, toks, i, emit);
         }
     }
@@ -1996,7 +2042,7 @@ fn structures(text: &str, toks: &[Tok], emit: &mut dyn FnMut(&'static str, usize
 
 fn crosses_sentence(toks: &[Tok], a: usize, b: usize) -> bool {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    toks[lo + 1..=hi].iter().any(|t| t.sent)
+    toks[lo + 1..=hi].iter().any(|t| t.sent())
 }
 
 /// `{ignore, disregard, ...}` followed within a few words by an instruction noun; qualified
@@ -2016,13 +2062,13 @@ fn override_at(
     let mut qual = false;
     let mut yours = false;
     let mut j = i + 1;
-    while j < n && j <= i + 6 && !toks[j].sent {
+    while j < n && j <= i + 6 && !toks[j].sent() {
         let x = &toks[j];
         let wx = word(text, x);
-        if x.cls & YOU != 0 {
+        if x.cls() & YOU != 0 {
             yours = true;
         }
-        if x.cls & QUAL != 0
+        if x.cls() & QUAL != 0
             || matches!(
                 wx,
                 "all"
@@ -2039,7 +2085,7 @@ fn override_at(
         {
             qual = true;
         }
-        if x.cls & (INSTR | TASKN) != 0 {
+        if x.cls() & (INSTR | TASKN) != 0 {
             // After the noun: "you were given", "you received", "above".
             let after: Vec<&str> = toks[j + 1..(j + 4).min(n)]
                 .iter()
@@ -2056,13 +2102,13 @@ fn override_at(
                     after.first(),
                     Some(&"above") | Some(&"given") | Some(&"provided")
                 );
-            let strong = x.cls & INSTR != 0;
+            let strong = x.cls() & INSTR != 0;
             if yours || given {
-                emit("task.override_yours", toks[i].s, x.e);
+                emit("task.override_yours", toks[i].s(), x.e());
                 return;
             }
             if qual && (strong || j > i + 1) {
-                emit("task.override", toks[i].s, x.e);
+                emit("task.override", toks[i].s(), x.e());
                 return;
             }
             return;
@@ -2074,7 +2120,7 @@ fn override_at(
             if matches!(v, "were" | "have" | "'ve" | "ve")
                 && matches!(v2, "told" | "asked" | "given" | "instructed" | "been")
             {
-                emit("task.override_yours", toks[i].s, toks[j + 3].e);
+                emit("task.override_yours", toks[i].s(), toks[j + 3].e());
                 return;
             }
         }
@@ -2086,19 +2132,19 @@ fn override_at(
     }
     let mut qual = false;
     let mut k = i;
-    while k > 0 && i - k < 5 && !toks[k].sent {
+    while k > 0 && i - k < 5 && !toks[k].sent() {
         k -= 1;
         let x = &toks[k];
-        if x.cls & QUAL != 0 || matches!(word(text, x), "tum" | "butun" | "alle" | "все") {
+        if x.cls() & QUAL != 0 || matches!(word(text, x), "tum" | "butun" | "alle" | "все") {
             qual = true;
         }
-        if x.cls & (INSTR | TASKN) != 0 {
+        if x.cls() & (INSTR | TASKN) != 0 {
             let q = qual
                 || toks[k.saturating_sub(2)..k]
                     .iter()
-                    .any(|y| y.cls & QUAL != 0);
-            if q || x.cls & INSTR != 0 {
-                emit("task.override", x.s, toks[i].e);
+                    .any(|y| y.cls() & QUAL != 0);
+            if q || x.cls() & INSTR != 0 {
+                emit("task.override", x.s(), toks[i].e());
             }
             return;
         }
@@ -2145,20 +2191,20 @@ fn secrecy_at(
     {
         j += 1;
     }
-    if j >= n || toks[j].cls & TELL == 0 || toks[j].sent {
+    if j >= n || toks[j].cls() & TELL == 0 || toks[j].sent() {
         return;
     }
     let verb = word(text, &toks[j]);
     // The object: the user / anyone / them, or this / it / the above (for mention, reveal).
     let mut k = j + 1;
-    while k < n && k <= j + 4 && !toks[k].sent {
+    while k < n && k <= j + 4 && !toks[k].sent() {
         let x = &toks[k];
         let wx = word(text, x);
-        if x.cls & AUDIENCE != 0 {
+        if x.cls() & AUDIENCE != 0 {
             if wx == "anyone" && toks.get(k + 1).is_some_and(|y| word(text, y) == "your") {
                 return; // "never tell anyone your password": advice, not secrecy
             }
-            emit("secrecy.dont_tell", toks[i].s, x.e);
+            emit("secrecy.dont_tell", toks[i].s(), x.e());
             return;
         }
         let objectless = matches!(
@@ -2181,7 +2227,7 @@ fn secrecy_at(
                 "to" | "in" | "step" | "instruction" | "action" | "request"
             ) || matches!(after2, "to" | "in")
             {
-                emit("secrecy.dont_tell", toks[i].s, x.e);
+                emit("secrecy.dont_tell", toks[i].s(), x.e());
             }
             return;
         }
@@ -2204,7 +2250,7 @@ fn secrecy_at(
                 | "ao"
                 | "all"
                 | "l"
-        ) || x.cls & YOU != 0)
+        ) || x.cls() & YOU != 0)
         {
             return;
         }
@@ -2220,8 +2266,8 @@ fn action_at(text: &str, toks: &[Tok], i: usize, emit: &mut dyn FnMut(&'static s
     // Verbs that are also common nouns count only at the start of a clause or after
     // "please / then / and / to / first / must".
     let prev = if i > 0 { word(text, &toks[i - 1]) } else { "" };
-    let imperative = t.clause
-        || t.line
+    let imperative = t.clause()
+        || t.line()
         || matches!(
             prev,
             "please"
@@ -2263,20 +2309,20 @@ fn action_at(text: &str, toks: &[Tok], i: usize, emit: &mut dyn FnMut(&'static s
             continue;
         }
         let x = &toks[j];
-        if x.cls & DEST != 0 {
+        if x.cls() & DEST != 0 {
             dest.get_or_insert(j);
         }
-        if x.cls & QUERY_EMPTY != 0 {
+        if x.cls() & QUERY_EMPTY != 0 {
             query = true;
         }
-        if x.cls & SECRET_STRONG != 0 {
+        if x.cls() & SECRET_STRONG != 0 {
             strong.get_or_insert(j);
             secret.get_or_insert(j);
         }
-        if x.cls & SECRET != 0 {
+        if x.cls() & SECRET != 0 {
             secret.get_or_insert(j);
         }
-        if x.cls & KEYWORD != 0 && j > 0 && toks[j - 1].cls & KEY_QUAL != 0 {
+        if x.cls() & KEYWORD != 0 && j > 0 && toks[j - 1].cls() & KEY_QUAL != 0 {
             secret.get_or_insert(j);
             if matches!(
                 word(text, &toks[j - 1]),
@@ -2285,16 +2331,16 @@ fn action_at(text: &str, toks: &[Tok], i: usize, emit: &mut dyn FnMut(&'static s
                 strong.get_or_insert(j);
             }
         }
-        if j > i && x.cls & YOU != 0 && word(text, x) == "your" {
+        if j > i && x.cls() & YOU != 0 && word(text, x) == "your" {
             yours = true;
         }
         // A repository named as the place to put something: "as an issue in org/repo",
         // "a comment on issue 7 of org/repo" (another project's tracker is outside).
         let chunk = {
-            let rest = &text[x.s..];
+            let rest = &text[x.s()..];
             &rest[..rest.find([' ', '\n', '\t']).unwrap_or(rest.len())]
         };
-        if j > i && x.cls & PATHLIKE != 0 && repo_slug(chunk) {
+        if j > i && x.cls() & PATHLIKE != 0 && repo_slug(chunk) {
             let lead = toks[j.saturating_sub(4)..j].iter().any(|y| {
                 matches!(
                     word(text, y),
@@ -2325,18 +2371,18 @@ fn action_at(text: &str, toks: &[Tok], i: usize, emit: &mut dyn FnMut(&'static s
     let end = [dest, secret, strong]
         .iter()
         .flatten()
-        .map(|&j| toks[j].e)
+        .map(|&j| toks[j].e())
         .max()
-        .unwrap_or(t.e);
-    let start = t.s.min(
+        .unwrap_or(t.e());
+    let start = t.s().min(
         [dest, secret]
             .iter()
             .flatten()
-            .map(|&j| toks[j].s)
+            .map(|&j| toks[j].s())
             .min()
-            .unwrap_or(t.s),
+            .unwrap_or(t.s()),
     );
-    let net = t.cls & (ACT_NET | ACT_FETCH) != 0;
+    let net = t.cls() & (ACT_NET | ACT_FETCH) != 0;
     if net && strong.is_some() && dest.is_some() || net && secret.is_some() && query {
         emit("action.exfil", start, end);
     } else if net && secret.is_some() && (dest.is_some() || yours) {
@@ -2367,14 +2413,14 @@ fn repo_slug(w: &str) -> bool {
 /// of a clause with an object that makes it more than a button label ("Open in Colab"): a
 /// secret, a destination, "you"/"your", a modal or "please", in five words or more.
 fn instruction_inside(text: &str, toks: &[Tok], s: usize, e: usize) -> bool {
-    let a = toks.partition_point(|t| t.s < s);
-    let b = toks.partition_point(|t| t.s < e);
+    let a = toks.partition_point(|t| t.s() < s);
+    let b = toks.partition_point(|t| t.s() < e);
     let span = &toks[a..b];
     let lead = |k: usize| {
         k == 0
-            || span[k].clause
+            || span[k].clause()
             // non-ASCII action words are imperative forms (see `action_at`)
-            || (span[k].cls & ACTION != 0 && !word(text, &span[k]).is_ascii())
+            || (span[k].cls() & ACTION != 0 && !word(text, &span[k]).is_ascii())
             || matches!(
                 word(text, &span[k - 1]),
                 "please" | "and" | "then" | "first" | "must" | "should"
@@ -2382,13 +2428,13 @@ fn instruction_inside(text: &str, toks: &[Tok], s: usize, e: usize) -> bool {
     };
     let object = span.len() >= 5
         && span.iter().any(|t| {
-            t.cls & (YOU | SECRET | SECRET_STRONG | DEST | MODAL | PLEASE | PATHLIKE) != 0
-                || (t.cls & KEYWORD != 0)
+            t.cls() & (YOU | SECRET | SECRET_STRONG | DEST | MODAL | PLEASE | PATHLIKE) != 0
+                || (t.cls() & KEYWORD != 0)
         });
     span.iter().enumerate().any(|(k, t)| {
-        t.cls & (AGENT | SECRECY) != 0
-            || (lead(k) && t.cls & OVR != 0 && span.len() >= 3)
-            || (lead(k) && t.cls & ACTION != 0 && object)
+        t.cls() & (AGENT | SECRECY) != 0
+            || (lead(k) && t.cls() & OVR != 0 && span.len() >= 3)
+            || (lead(k) && t.cls() & ACTION != 0 && object)
     })
 }
 
