@@ -219,6 +219,21 @@ impl<'a> Strs<'a> for StrTable {
     }
 }
 
+/// Byte equality usable in constants (tables built at compile time compare keys with it).
+pub const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Total length in bytes of `list`'s entries.
 pub const fn joined_len(list: &[&str]) -> usize {
     let mut n = 0;

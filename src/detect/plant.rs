@@ -994,40 +994,29 @@ struct Needles {
     prefix: &'static [(u64, u64)],
 }
 
-/// Number of needles (the entries of [`LISTS`] of two bytes or more).
-const N_NEEDLES: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < LISTS.len() {
-        let mut j = 0;
-        while j < LISTS[i].len() {
-            if LISTS[i].bytes_at(j).len() >= 2 {
-                n += 1;
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    n
-};
-
-/// Bytes of all needles written one after the other.
-const NEEDLE_BYTES: usize = {
-    let mut n = 0;
+/// The number of needles (the entries of [`LISTS`] of two bytes or more) and their bytes in
+/// all.
+const NEEDLE_SIZES: (usize, usize) = {
+    let (mut n, mut bytes) = (0, 0);
     let mut i = 0;
     while i < LISTS.len() {
         let mut j = 0;
         while j < LISTS[i].len() {
             let len = LISTS[i].bytes_at(j).len();
             if len >= 2 {
-                n += len;
+                n += 1;
+                bytes += len;
             }
             j += 1;
         }
         i += 1;
     }
-    n
+    (n, bytes)
 };
+/// See [`NEEDLE_SIZES`].
+const N_NEEDLES: usize = NEEDLE_SIZES.0;
+/// See [`NEEDLE_SIZES`].
+const NEEDLE_BYTES: usize = NEEDLE_SIZES.1;
 
 /// The tables of [`Needles`], built at compile time: needles grouped by bucket, each bucket
 /// in list order (a counting sort, stable).

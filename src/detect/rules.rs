@@ -1950,18 +1950,7 @@ const LIT_REFS: usize = {
 
 /// Byte equality of two strings, at compile time.
 const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    crate::strtab::bytes_eq(a.as_bytes(), b.as_bytes())
 }
 
 /// Slots of the compile-time hash set of literals (a power of two above `2 * LIT_REFS`).

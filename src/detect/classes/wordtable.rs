@@ -32,6 +32,8 @@ const fn str_eq(a: &str, b: &str) -> bool {
     bytes_eq(a.as_bytes(), b.as_bytes())
 }
 
+use crate::strtab::bytes_eq;
+
 /// FNV-1a over the bytes of `s`.
 const fn fnv(s: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -161,20 +163,6 @@ const fn build_table() -> ([(u32, u16, u64); SLOTS], [u8; KEY_CAP]) {
 const fn slot_key(keys: &[u8], slot: (u32, u16, u64)) -> &[u8] {
     let (head, _) = keys.split_at(slot.0 as usize + slot.1 as usize);
     head.split_at(slot.0 as usize).1
-}
-
-const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 pub(super) fn norm_word(w: &str) -> String {
