@@ -17,7 +17,7 @@ fn reference_filesystem_server_from_npm() {
         .ok()
         .filter(|s| !s.is_empty())
     else {
-        skip("set MCP_FS_SERVER to the command of @modelcontextprotocol/server-filesystem (npm install @modelcontextprotocol/server-filesystem; node_modules/.bin/mcp-server-filesystem)");
+        skip("set MCP_FS_SERVER to the command of @modelcontextprotocol/server-filesystem (scripts/proxy-setup.sh installs it in the test cache and scripts/test.sh sets it)");
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -86,7 +86,7 @@ fn sdk_available() -> bool {
         .map(|s| s.success())
         .unwrap_or(false);
     if !ok {
-        skip("the official Python MCP SDK is not installed (scripts/proxy-setup.sh, or pip install mcp)");
+        skip("the official Python MCP SDK is not installed (run scripts/proxy-setup.sh: it installs it in the test cache, not in your Python)");
     }
     ok
 }

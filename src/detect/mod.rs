@@ -111,6 +111,39 @@ impl Report {
     }
 }
 
+/// The excerpts of `findings` as a decision's evidence: at most `n`, in the findings' order,
+/// each passage once (two rules that match the same words give one line; an excerpt inside a
+/// longer one already kept adds nothing, and a longer one replaces the shorter it holds).
+pub fn distinct_excerpts<'a>(
+    findings: impl IntoIterator<Item = &'a Finding>,
+    n: usize,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for f in findings {
+        let e = f.excerpt.trim();
+        if e.is_empty() || out.iter().any(|k| k.contains(e)) {
+            continue;
+        }
+        if let Some(pos) = out.iter().position(|k| e.contains(k.as_str())) {
+            out[pos] = e.to_string();
+            let mut i = pos + 1;
+            while i < out.len() {
+                if e.contains(out[i].as_str()) {
+                    out.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        if out.len() == n {
+            break;
+        }
+        out.push(e.to_string());
+    }
+    out
+}
+
 /// Scans `text` as `kind`. Never panics; cost is linear in the text size (at most
 /// [`normalize::MAX_INPUT`] bytes are read).
 ///

@@ -44,7 +44,7 @@ pub fn check(call: &mut Call<'_>) {
                 format!("argument '{key}' of {name} carries injected instructions"),
             );
             d.rules = foreign.iter().map(|f| f.rule.to_string()).collect();
-            d.evidence = foreign.iter().take(3).map(|f| f.excerpt.clone()).collect();
+            d.evidence = detect::distinct_excerpts(foreign.iter().copied(), 3);
             call.verdicts.add(d);
             break;
         }
