@@ -1228,8 +1228,12 @@ use wordtable::{norm_word, vocab};
 /// every page of their vector is a fresh page the process faults in).
 #[derive(Debug, Clone, Copy)]
 struct Tok {
-    /// Byte offsets of the token in the text (the text is at most
-    /// [`super::normalize::MAX_INPUT`] bytes, well under `u32::MAX`).
+    /// Byte offsets of the token in the normalized text ([`tokenize`] reads at most
+    /// `u32::MAX` bytes of it; the normalizer's output stays far below: NFKC expands a
+    /// character at most 11 times in bytes, U+FDFA, and segments appended after the text are
+    /// bounded, so 16 MiB of input gives at most about 190 MB).
+    ///
+    /// [`tokenize`]: tokenize
     s: u32,
     e: u32,
     /// Its classes (all below bit 31, see [`CLASS_BITS`]).
@@ -1256,7 +1260,6 @@ const _: () = {
         i += 1;
     }
 };
-const _: () = assert!(super::normalize::MAX_INPUT < u32::MAX as usize);
 
 impl Tok {
     fn new(s: usize, e: usize, cls: u64, sent: bool, clause: bool, line: bool) -> Tok {
@@ -1591,6 +1594,8 @@ fn word_end_reference(text: &str, i: usize, end: usize) -> usize {
 
 /// Cuts `text` into tokens with their classes.
 fn tokenize(text: &str) -> Vec<Tok> {
+    // Offsets are `u32`: a longer text (none today, see `Tok::s`) is tokenized up to there.
+    let text = &text[..floor_boundary(text, text.len().min(u32::MAX as usize))];
     let v = vocab();
     let mut toks: Vec<Tok> = Vec::with_capacity(text.len() / 5 + 1);
     let (mut sent, mut clause, mut line) = (true, true, true);

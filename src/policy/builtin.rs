@@ -380,8 +380,11 @@ mod tests {
         }
     }
 
-    /// The per-prefix search [`prefixed_token`] replaced (each prefix found in turn, a hit
-    /// at a word start with its shortest tail): the reference it is held to.
+    /// What [`prefixed_token`] must find, written the plain way: for each prefix, every
+    /// occurrence, a hit where it starts a word in the whole text (no ASCII letter or digit
+    /// before it) and has its shortest tail. (The per-prefix loop it replaced judged a
+    /// repeated prefix inside a word, `xAKIAAKIA…`, against the text cut after the first
+    /// one, so it read the second as a word start; that quirk is not kept.)
     fn prefixed_token_reference(text: &str) -> Option<&'static str> {
         let has = |prefix: &str, min: usize| {
             text.match_indices(prefix).any(|(pos, _)| {
@@ -426,5 +429,36 @@ mod tests {
             let text: String = parts.concat();
             prop_assert_eq!(prefixed_token(text.as_bytes()), prefixed_token_reference(&text), "{}", text);
         }
+    }
+
+    /// A prefix is a word start or nothing: inside a word, repeated or not, it is no token
+    /// (the rule set's AWS rule has the same word boundary); at a start, after any
+    /// separator or multi-byte character, it is.
+    #[test]
+    fn a_token_prefix_counts_at_a_word_start_only() {
+        for t in [
+            "xAKIAAKIAIOSFODNN7EXAMPLE1",
+            "xAKIAIOSFODNN7EXAMPLE",
+            "AKIAAKIA",
+        ] {
+            assert_eq!(prefixed_token(t.as_bytes()), None, "{t}");
+        }
+        for t in [
+            "AKIAIOSFODNN7EXAMPLE1",
+            "id=AKIAIOSFODNN7EXAMPLE1",
+            "éAKIAIOSFODNN7EXAMPLE1",
+            "_AKIAIOSFODNN7EXAMPLE1",
+            "AKIAAKIAIOSFODNN7EXAMPLE1",
+        ] {
+            assert_eq!(
+                prefixed_token(t.as_bytes()),
+                Some("an AWS access key"),
+                "{t}"
+            );
+        }
+        assert_eq!(
+            prefixed_token(b"ghp_ghp_abcdefghijklmnopqrstuvwxyz0123"),
+            Some("an API token")
+        );
     }
 }
