@@ -316,3 +316,40 @@ fn a_topic_word_is_not_a_quote_and_a_flood_is_never_a_mention() {
         r.findings
     );
 }
+
+/// Compatibility characters that expand many times under NFKC (U+FDFA: 3 bytes to 33) made a
+/// 64 KB output cost 65 ms to scan and 16 MiB cost 17 s, past the harnesses' hook timeouts
+/// (which fail open). The fold stops at four times the input and flags the rest as not
+/// analysed; ordinary text in any script stays under the limit and clean.
+#[test]
+fn expanding_characters_flag_instead_of_costing_the_scan() {
+    use intentshield::detect::{scan, TextKind};
+    let fill = |unit: &str| unit.repeat(65536 / unit.len());
+    for unit in [
+        "\u{fdfa}",
+        "\u{321d}",
+        "\u{fdfa} ok ",
+        "note \u{fdfa}\u{fdfa}\u{fdfa}\u{fdfa} ",
+    ] {
+        let r = scan(&fill(unit), TextKind::ToolOutput);
+        assert!(r.flagged && r.truncated, "{unit:?}: {:?}", r.reasons());
+        assert!(r.reasons().contains(&"obfuscation.expansion"), "{unit:?}");
+    }
+    // Korean prose (every syllable written as its jamo, up to three times longer), Japanese,
+    // Chinese, fullwidth and accented Latin text: no expansion finding, whatever the length.
+    for unit in [
+        "회의록을 정리해서 팀 채널에 올렸습니다. 다음 주 일정은 금요일까지 확정합니다. ",
+        "닭갈비 맛집 찾았음 읽었음 없었음 ",
+        "会議の議事録をチームのチャンネルに投稿しました。来週の予定は金曜日までに確定します。",
+        "我们已经把会议记录发到团队频道，下周的安排会在周五前确定。",
+        "ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ １２３ ",
+        "Café déjà vu, naïve façade, Ångström, ﬁnal ﬂow. ",
+    ] {
+        let r = scan(&fill(unit), TextKind::ToolOutput);
+        assert!(
+            !r.reasons().contains(&"obfuscation.expansion") && !r.truncated,
+            "{unit:?}: {:?}",
+            r.reasons()
+        );
+    }
+}

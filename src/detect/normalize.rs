@@ -5,6 +5,8 @@
 //!
 //! Transforms, in one pass over the characters:
 //! - input capped at [`MAX_INPUT`] bytes (cut at a character boundary);
+//! - the fold writes at most [`expansion_limit`] bytes (four times the input and 4 KiB): what
+//!   compatibility characters expand past it is not analysed but flagged, `obfuscation.expansion`;
 //! - ANSI escape sequences (CSI, OSC, two-byte escapes) removed;
 //! - zero-width characters, soft hyphens, invisible operators removed;
 //! - bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/U+200F) removed and counted
@@ -328,6 +330,7 @@ fn fold_impl<const SPACED_RUNS: bool>(
     let mut f = Folder::new(text.len() + 8);
     let mut i = 0;
     let n = bytes.len();
+    let limit = expansion_limit(n);
     let mut tags = String::new();
     let mut tag_start = 0usize;
     let mut last_char: char = ' ';
@@ -458,6 +461,11 @@ fn fold_impl<const SPACED_RUNS: bool>(
         } else if c.is_whitespace() || homoglyph(c).is_some() {
             f.push_folded(c);
         } else {
+            // Only a decomposition can make the output longer than the input.
+            if f.out.len() > limit {
+                stats.expanded_at = Some(i);
+                break;
+            }
             // Compatibility decomposition, combining marks dropped: NFKC's folding of
             // fullwidth forms, ligatures and styled letters, plus accent stripping.
             unicode_normalization::char::decompose_compatible(c, |d| {
@@ -489,6 +497,21 @@ struct Stats {
     cursor: bool,
     /// Zero-width characters found between two letters or digits.
     in_word: usize,
+    /// The fold stopped at this input offset: compatibility characters had made the output
+    /// longer than [`expansion_limit`] of the input.
+    expanded_at: Option<usize>,
+}
+
+/// The most bytes the fold of `n` input bytes writes: four times the input and 4 KiB. NFKC
+/// writes up to 11 times the bytes of a character (U+FDFA, 3 bytes, becomes 33; U+321D, a
+/// parenthesized Hangul word, 17); text whose compatibility characters make it more than
+/// four times longer is built to cost the scan (64 KB of U+FDFA took 65 ms), and what lies
+/// past the limit is not analysed but flagged (`obfuscation.expansion`). Ordinary text stays
+/// under it: Latin, fullwidth and CJK text gets shorter or stays, and Hangul syllables, which
+/// the fold writes as their jamo, grow at most threefold (3 bytes to 9, a syllable with a final
+/// consonant).
+pub fn expansion_limit(n: usize) -> usize {
+    n.saturating_mul(4).saturating_add(4096)
 }
 
 fn flush_tags(
@@ -1280,6 +1303,16 @@ pub fn normalize(text: &str) -> Normalized {
     let mut hidden = Vec::new();
     let mut stats = Stats::default();
     let f = fold(text, &mut hidden, &mut stats);
+    if let Some(at) = stats.expanded_at {
+        truncated = true;
+        hidden.push((
+            "obfuscation.expansion",
+            format!(
+                "compatibility characters expand the text more than fourfold; the {} bytes from offset {at} were not analysed",
+                text.len() - at
+            ),
+        ));
+    }
     let mut out = f.out;
     let map = f.map;
     let visible_len = out.len();

@@ -111,6 +111,10 @@ pub fn hidden_weight(id: &str, kind: TextKind) -> u8 {
         "hidden.ansi_cursor" => [1, 3, 1, 0],
         // Zero-width characters inside words split words for filters.
         "hidden.zero_width" => [1, 2, 1, 0],
+        // Text expanded past `normalize::expansion_limit` by compatibility characters: the
+        // rest was not analysed, and what cannot be analysed is not harmless (as
+        // `evasion.keyword_flood`).
+        "obfuscation.expansion" => [3, 3, 3, 1],
         _ => [0, 0, 0, 0],
     };
     w[kind.index()]
