@@ -1303,16 +1303,21 @@ pub fn normalize(text: &str) -> Normalized {
     let mut hidden = Vec::new();
     let mut stats = Stats::default();
     let f = fold(text, &mut hidden, &mut stats);
-    if let Some(at) = stats.expanded_at {
-        truncated = true;
-        hidden.push((
-            "obfuscation.expansion",
-            format!(
-                "compatibility characters expand the text more than fourfold; the {} bytes from offset {at} were not analysed",
-                text.len() - at
-            ),
-        ));
-    }
+    // Where a fold stopped at its expansion limit: the text's own, or that of hidden text
+    // decoded from it (tags, base64, hex, JSON values), whose rest is not analysed either.
+    let mut expanded: Option<String> = stats.expanded_at.map(|at| {
+        format!(
+            "compatibility characters expand the text more than fourfold; the {} bytes from offset {at} were not analysed",
+            text.len() - at
+        )
+    });
+    let inner_stop = |origin: &str, sub: &Stats, expanded: &mut Option<String>| {
+        if sub.expanded_at.is_some() && expanded.is_none() {
+            *expanded = Some(format!(
+                "compatibility characters expand the {origin} text decoded from it more than fourfold; its rest was not analysed"
+            ));
+        }
+    };
     let mut out = f.out;
     let map = f.map;
     let visible_len = out.len();
@@ -1326,6 +1331,7 @@ pub fn normalize(text: &str) -> Normalized {
         let joined = joined.join("\n");
         let mut sub = Stats::default();
         let g = fold(&joined, &mut Vec::new(), &mut sub);
+        inner_stop("unicode tag", &sub, &mut expanded);
         out.push('\n');
         let start = out.len();
         out.push_str(&g.out);
@@ -1344,7 +1350,9 @@ pub fn normalize(text: &str) -> Normalized {
             if appended > MAX_APPENDED {
                 return;
             }
-            let g = fold(dec, &mut Vec::new(), &mut Stats::default());
+            let mut sub = Stats::default();
+            let g = fold(dec, &mut Vec::new(), &mut sub);
+            inner_stop(origin, &sub, &mut expanded);
             out.push('\n');
             let start = out.len();
             out.push_str(&g.out);
@@ -1384,6 +1392,7 @@ pub fn normalize(text: &str) -> Normalized {
         if let Some(joined) = json_values_joined(text) {
             let mut sub = Stats::default();
             let g = fold(&joined, &mut Vec::new(), &mut sub);
+            inner_stop("JSON string", &sub, &mut expanded);
             out.push('\n');
             let start = out.len();
             out.push_str(&g.out);
@@ -1394,6 +1403,10 @@ pub fn normalize(text: &str) -> Normalized {
                 input_offset: 0,
             });
         }
+    }
+    if let Some(what) = expanded {
+        truncated = true;
+        hidden.push(("obfuscation.expansion", what));
     }
     if stats.bidi > 0 {
         hidden.push((
