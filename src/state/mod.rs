@@ -307,19 +307,53 @@ impl Store {
         )?;
         let version = self.schema_version()?;
         if file {
-            // journal_mode is persistent in the file; setting it only when needed saves a write.
-            let mode: String = self
-                .conn
-                .query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
-            if !mode.eq_ignore_ascii_case("wal") {
-                self.conn
-                    .query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
-            }
+            self.ensure_wal(start)?;
             if !compiled_with(c"DEFAULT_WAL_SYNCHRONOUS=1") {
                 self.conn.execute_batch("PRAGMA synchronous=NORMAL")?;
             }
         }
         self.upgrade_schema(version)
+    }
+
+    /// Puts the file in WAL mode unless it is (the mode is persistent in the file; reading it
+    /// first saves a write on every open but the first).
+    ///
+    /// Switching needs the file to itself, and SQLite answers `SQLITE_BUSY` at once there
+    /// without asking the busy handler: processes that open a new database together (an
+    /// agent's parallel tool calls on a fresh install) saw "database is locked" in about 1 of
+    /// 100 first calls. So the switch is retried like a busy lock, with the same jittered
+    /// sleeps, until [`BUSY_BUDGET`] from `start` is spent, reading the mode again each time
+    /// (another process may have switched it meanwhile).
+    ///
+    /// # Errors
+    ///
+    /// A database error, "database is locked" once the budget is spent.
+    fn ensure_wal(&self, start: Instant) -> Result<()> {
+        let mut seed = std::process::id() as u64 ^ 0x2545_f491_4f6c_dd1d;
+        loop {
+            let mode: String = self
+                .conn
+                .query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+            if mode.eq_ignore_ascii_case("wal") {
+                return Ok(());
+            }
+            match self
+                .conn
+                .query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))
+            {
+                Err(e)
+                    if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                        && start.elapsed() < BUSY_BUDGET =>
+                {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    std::thread::sleep(Duration::from_micros(150 + seed % 200));
+                }
+                Err(e) => return Err(e.into()),
+                Ok(_) => return Ok(()),
+            }
+        }
     }
 
     /// Starts the read-modify-write transaction of one hook invocation (`BEGIN IMMEDIATE`).
