@@ -279,17 +279,8 @@ impl Store {
     fn configure(&mut self, file: bool) -> Result<()> {
         let start = Instant::now();
         let mut seed = std::process::id() as u64 ^ 0x9e37_79b9_7f4a_7c15;
-        self.conn.busy_handler(Some(move |_count: i32| {
-            if start.elapsed() >= BUSY_BUDGET {
-                return false;
-            }
-            // xorshift jitter: 150..350 µs.
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            std::thread::sleep(Duration::from_micros(150 + seed % 200));
-            true
-        }))?;
+        self.conn
+            .busy_handler(Some(move |_count: i32| busy_wait(start, &mut seed)))?;
         if file {
             self.conn.set_db_config(
                 rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
@@ -321,8 +312,8 @@ impl Store {
     /// Switching needs the file to itself, and SQLite answers `SQLITE_BUSY` at once there
     /// without asking the busy handler: processes that open a new database together (an
     /// agent's parallel tool calls on a fresh install) saw "database is locked" in about 1 of
-    /// 100 first calls. So the switch is retried like a busy lock, with the same jittered
-    /// sleeps, until [`BUSY_BUDGET`] from `start` is spent, reading the mode again each time
+    /// 100 first calls. So the switch is retried like a busy lock ([`busy_wait`]) until
+    /// [`BUSY_BUDGET`] from `start` is spent, reading the mode again each time
     /// (another process may have switched it meanwhile).
     ///
     /// # Errors
@@ -343,13 +334,7 @@ impl Store {
             {
                 Err(e)
                     if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
-                        && start.elapsed() < BUSY_BUDGET =>
-                {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    std::thread::sleep(Duration::from_micros(150 + seed % 200));
-                }
+                        && busy_wait(start, &mut seed) => {}
                 Err(e) => return Err(e.into()),
                 Ok(_) => return Ok(()),
             }
@@ -406,6 +391,21 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// One wait for a busy database: false once [`BUSY_BUDGET`] from `start` is spent, else a
+/// sleep of 150..350 µs (xorshift jitter on `seed`, so processes that collided do not retry in
+/// step) and true. The busy handler's, and [`Store::ensure_wal`]'s where SQLite does not ask
+/// the handler.
+fn busy_wait(start: Instant, seed: &mut u64) -> bool {
+    if start.elapsed() >= BUSY_BUDGET {
+        return false;
+    }
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    std::thread::sleep(Duration::from_micros(150 + *seed % 200));
+    true
 }
 
 /// Creates `dir` and its missing parents readable by the owner only (0700 on Unix): the
