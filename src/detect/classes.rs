@@ -1229,9 +1229,9 @@ use wordtable::{norm_word, vocab};
 #[derive(Debug, Clone, Copy)]
 struct Tok {
     /// Byte offsets of the token in the normalized text ([`tokenize`] reads at most
-    /// `u32::MAX` bytes of it; the normalizer's output stays far below: NFKC expands a
-    /// character at most 11 times in bytes, U+FDFA, and segments appended after the text are
-    /// bounded, so 16 MiB of input gives at most about 190 MB).
+    /// `u32::MAX` bytes of it; the normalizer's output stays far below: its fold writes at
+    /// most `normalize::expansion_limit`, four times the input, and the segments appended
+    /// after the text are bounded, so 16 MiB of input gives well under 100 MB).
     ///
     /// [`tokenize`]: tokenize
     s: u32,

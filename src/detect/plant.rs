@@ -983,49 +983,40 @@ const fn bucket(a: u8, b: u8) -> usize {
 
 /// All needles of [`LISTS`] (each at least two bytes), grouped by the bucket of their first
 /// two bytes: `starts[k]..starts[k + 1]` indexes the needles of bucket `k` in `needles`, each
-/// as its offset and length in `bytes` and its list bit (offsets, not slices: the tables hold
-/// no pointer for the start-up code to relocate, see `crate::strtab`).
+/// as its list and its entry there (indices into [`LISTS`], not slices: the tables hold no
+/// pointer for the start-up code to relocate, see `crate::strtab`).
 struct Needles {
     starts: &'static [u16],
-    needles: &'static [(u32, u16, u32)],
-    bytes: &'static [u8],
+    needles: &'static [(u8, u16)],
     /// Per needle: its first (up to) eight bytes as a little-endian word and the mask of the
     /// bytes that word holds (one comparison rules most candidates out).
     prefix: &'static [(u64, u64)],
 }
 
-/// The number of needles (the entries of [`LISTS`] of two bytes or more) and their bytes in
-/// all.
-const NEEDLE_SIZES: (usize, usize) = {
-    let (mut n, mut bytes) = (0, 0);
+/// Number of needles (the entries of [`LISTS`] of two bytes or more).
+const N_NEEDLES: usize = {
+    let mut n = 0;
     let mut i = 0;
     while i < LISTS.len() {
         let mut j = 0;
         while j < LISTS[i].len() {
-            let len = LISTS[i].bytes_at(j).len();
-            if len >= 2 {
+            if LISTS[i].bytes_at(j).len() >= 2 {
                 n += 1;
-                bytes += len;
             }
             j += 1;
         }
         i += 1;
     }
-    (n, bytes)
+    n
 };
-/// See [`NEEDLE_SIZES`].
-const N_NEEDLES: usize = NEEDLE_SIZES.0;
-/// See [`NEEDLE_SIZES`].
-const NEEDLE_BYTES: usize = NEEDLE_SIZES.1;
 
 /// The tables of [`Needles`], built at compile time: needles grouped by bucket, each bucket
 /// in list order (a counting sort, stable).
 #[allow(clippy::type_complexity)]
 static NEEDLE_TABLES: (
     [u16; BUCKETS + 1],
-    [(u32, u16, u32); N_NEEDLES],
+    [(u8, u16); N_NEEDLES],
     [(u64, u64); N_NEEDLES],
-    [u8; NEEDLE_BYTES],
 ) = {
     let mut starts = [0u16; BUCKETS + 1];
     let mut i = 0;
@@ -1046,10 +1037,9 @@ static NEEDLE_TABLES: (
         k += 1;
     }
     let mut fill = starts;
-    let mut needles = [(0u32, 0u16, 0u32); N_NEEDLES];
+    let mut needles = [(0u8, 0u16); N_NEEDLES];
     let mut prefix = [(0u64, 0u64); N_NEEDLES];
-    let mut bytes = [0u8; NEEDLE_BYTES];
-    let mut used = 0usize;
+    assert!(LISTS.len() <= 32, "a list bit per list");
     let mut i = 0;
     while i < LISTS.len() {
         let mut j = 0;
@@ -1058,28 +1048,22 @@ static NEEDLE_TABLES: (
             if n.len() >= 2 {
                 let k = bucket(n[0], n[1]);
                 let e = fill[k] as usize;
-                let mut b = 0;
-                while b < n.len() {
-                    bytes[used + b] = n[b];
-                    b += 1;
-                }
-                needles[e] = (used as u32, n.len() as u16, 1 << i);
+                assert!(j <= u16::MAX as usize, "list too long");
+                needles[e] = (i as u8, j as u16);
                 prefix[e] = super::rules::prefix_word_const(n);
-                used += n.len();
                 fill[k] += 1;
             }
             j += 1;
         }
         i += 1;
     }
-    (starts, needles, prefix, bytes)
+    (starts, needles, prefix)
 };
 
 /// The needles, built at compile time.
 static NEEDLES: Needles = Needles {
     starts: &NEEDLE_TABLES.0,
     needles: &NEEDLE_TABLES.1,
-    bytes: &NEEDLE_TABLES.3,
     prefix: &NEEDLE_TABLES.2,
 };
 
@@ -1089,12 +1073,12 @@ impl Needles {
         &NEEDLES
     }
 
-    /// Needle `e`: its bytes and its list bit.
+    /// Needle `e`: its bytes (the entry of its list) and its list bit.
     #[inline]
     fn needle(&self, e: usize) -> (&'static [u8], u32) {
-        let (off, len, bit) = self.needles[e];
-        let off = off as usize;
-        (&self.bytes[off..off + usize::from(len)], bit)
+        let (list, entry) = self.needles[e];
+        let list = usize::from(list);
+        (LISTS[list].bytes_at(usize::from(entry)), 1 << list)
     }
 
     /// The tables as the run-time build made them (sorted by bucket, stably), for the test
@@ -1149,10 +1133,12 @@ impl Needles {
                 }
                 let w = crate::text::word_at(s, i);
                 for j in lo..hi {
-                    let (n, l) = self.needle(j);
                     let (pre, mask) = self.prefix[j];
+                    if w & mask != pre {
+                        continue;
+                    }
+                    let (n, l) = self.needle(j);
                     if *m & l == 0
-                        && w & mask == pre
                         && i + n.len() <= s.len()
                         && (n.len() <= 8 || s[i..].starts_with(n))
                     {
