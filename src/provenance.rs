@@ -947,7 +947,7 @@ fn scan_tokens_reference(text: &str, out: &mut Out) {
 fn bracketed_urls(text: &str, out: &mut Out) {
     let b = text.as_bytes();
     let mut i = 0;
-    while let Some(p) = memchr::memmem::find(&b[i..], b"://[") {
+    while let Some(p) = crate::text::find_bytes(&b[i..], b"://[") {
         let at = i + p;
         i = at + 4;
         if out.vals.len() >= MAX_VALUES {
@@ -1118,7 +1118,8 @@ fn bracketed_word(b: &[u8], word: &[u8], sym: u8) -> bool {
         }
         j
     };
-    for i in memchr::memchr3_iter(b'(', b'[', b'{', b).chain(memchr::memchr_iter(b'<', b)) {
+    for i in crate::text::memchr3_iter(b'(', b'[', b'{', b).chain(crate::text::memchr_iter(b'<', b))
+    {
         let j = skip(i + 1);
         let k = if b.len() - j >= word.len() && b[j..j + word.len()].eq_ignore_ascii_case(word) {
             j + word.len()
@@ -1438,7 +1439,7 @@ fn numbers(text: &str, out: &mut Out) {
 fn ibans(text: &str, out: &mut Out) {
     let b = text.as_bytes();
     let mut next = 0;
-    for p in memchr::memchr_iter(b' ', b) {
+    for p in crate::text::memchr_iter(b' ', b) {
         let Some(j) = p.checked_sub(4) else {
             continue;
         };
@@ -2460,7 +2461,7 @@ pub fn rendered_urls(text: &str) -> Vec<&str> {
     };
     // Markdown images: `![` … `](` URL.
     let mut i = 0;
-    while let Some(p) = memchr::memmem::find(&b[i..], b"![") {
+    while let Some(p) = crate::text::find_bytes(&b[i..], b"![") {
         if out.len() >= MAX_RENDERED {
             return out;
         }
@@ -2487,7 +2488,7 @@ pub fn rendered_urls(text: &str) -> Vec<&str> {
     let lower = text.to_ascii_lowercase();
     let lb = lower.as_bytes();
     let mut i = 0;
-    while let Some(p) = memchr::memmem::find(&lb[i..], b"<im") {
+    while let Some(p) = crate::text::find_bytes(&lb[i..], b"<im") {
         if out.len() >= MAX_RENDERED {
             break;
         }
@@ -2497,7 +2498,7 @@ pub fn rendered_urls(text: &str) -> Vec<&str> {
             .take(2048)
             .position(|&c| c == b'>')
             .map_or((s + 2048).min(lb.len()), |e| s + e);
-        if let Some(q) = memchr::memmem::find(&lb[s..tag_end], b"src=") {
+        if let Some(q) = crate::text::find_bytes(&lb[s..tag_end], b"src=") {
             let mut u = s + q + 4;
             while lb.get(u).is_some_and(|c| *c == b'"' || *c == b'\'') {
                 u += 1;

@@ -167,7 +167,7 @@ fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     }
     let mut at = from;
     while at + needle.len() <= hay.len() {
-        let p = at + memchr::memchr(first, &hay[at..=hay.len() - needle.len()])?;
+        let p = at + memchr(first, &hay[at..=hay.len() - needle.len()])?;
         if hay[p + 1..p + needle.len()] == *rest {
             return Some(p);
         }
@@ -199,6 +199,71 @@ pub fn match_offsets<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = 
                 None
             }
         }
+    })
+}
+
+/// The offset of the first byte `n` in `hay`, as `memchr::memchr`, without asking the CPU what
+/// it supports. memchr's top-level routines pick AVX2 on their first call through std's feature
+/// detection, which runs nine `cpuid` instructions; under a hypervisor each one is trapped and
+/// emulated (6.5 µs apiece measured on this project's KVM machine, so 58 µs per hook process,
+/// about a third of the scan of a 4 KB text). SSE2 is part of the x86_64 baseline, so memchr's
+/// SSE2 routines need no detection; other targets keep memchr's own choice (NEON is baseline on
+/// aarch64). Every byte search on the hook's path goes through these functions.
+#[inline]
+pub fn memchr(n: u8, hay: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(one) = memchr::arch::x86_64::sse2::memchr::One::new(n) {
+        return one.find(hay);
+    }
+    memchr::arch::all::memchr::One::new(n).find(hay)
+}
+
+/// The offsets of every byte `n` in `hay`, increasing (as `memchr::memchr_iter`); see [`memchr`].
+pub fn memchr_iter(n: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let p = at + memchr(n, hay.get(at..)?)?;
+        at = p + 1;
+        Some(p)
+    })
+}
+
+/// The offset of the first byte of `hay` that is `a`, `b` or `c` (as `memchr::memchr3`); see
+/// [`memchr`].
+#[inline]
+pub fn memchr3(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(three) = memchr::arch::x86_64::sse2::memchr::Three::new(a, b, c) {
+        return three.find(hay);
+    }
+    memchr::arch::all::memchr::Three::new(a, b, c).find(hay)
+}
+
+/// The offsets of every byte of `hay` that is `a`, `b` or `c`, increasing (as
+/// `memchr::memchr3_iter`); see [`memchr`].
+pub fn memchr3_iter(a: u8, b: u8, c: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let p = at + memchr3(a, b, c, hay.get(at..)?)?;
+        at = p + 1;
+        Some(p)
+    })
+}
+
+/// The offset of the first occurrence of `needle` in `hay` (as `memchr::memmem::find`), by
+/// [`find`]'s method: no searcher to build and no CPU detection (see [`memchr`]).
+pub fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    find_from(hay, needle, 0)
+}
+
+/// The offsets of the non-overlapping occurrences of a non-empty `needle` in `hay`, left to
+/// right (as `memchr::memmem::find_iter`); see [`find_bytes`]. An empty needle yields nothing.
+pub fn find_bytes_iter<'a>(hay: &'a [u8], needle: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
+    let mut at = (!needle.is_empty()).then_some(0usize);
+    std::iter::from_fn(move || {
+        let p = find_from(hay, needle, at?)?;
+        at = Some(p + needle.len());
+        Some(p)
     })
 }
 
@@ -310,5 +375,63 @@ mod tests {
         }
         drop(scope);
         assert_eq!(find(text, "zz"), None);
+    }
+
+    proptest::proptest! {
+        /// The detection-free byte searches answer as memchr's own routines do, on texts of a
+        /// small alphabet (so needles occur, overlap and sit at both ends) and every length
+        /// around the SSE2 vector width.
+        #[test]
+        fn byte_searches_answer_as_memchr(
+            hay in proptest::collection::vec(proptest::sample::select(b"ab:/[x".to_vec()), 0..80),
+            needle in proptest::collection::vec(proptest::sample::select(b"ab:/[x".to_vec()), 0..5),
+            n in proptest::sample::select(b"ab:/[xz".to_vec()),
+        ) {
+            proptest::prop_assert_eq!(memchr(n, &hay), memchr::memchr(n, &hay));
+            proptest::prop_assert_eq!(
+                memchr_iter(n, &hay).collect::<Vec<_>>(),
+                memchr::memchr_iter(n, &hay).collect::<Vec<_>>()
+            );
+            proptest::prop_assert_eq!(
+                memchr3_iter(n, b'[', b':', &hay).collect::<Vec<_>>(),
+                memchr::memchr3_iter(n, b'[', b':', &hay).collect::<Vec<_>>()
+            );
+            proptest::prop_assert_eq!(find_bytes(&hay, &needle), memchr::memmem::find(&hay, &needle));
+            if !needle.is_empty() {
+                proptest::prop_assert_eq!(
+                    find_bytes_iter(&hay, &needle).collect::<Vec<_>>(),
+                    memchr::memmem::find_iter(&hay, &needle).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+
+    /// Every byte search goes through this module's detection-free functions (see [`memchr`]):
+    /// one call of memchr's top-level routines anywhere on a process's path costs the nine
+    /// `cpuid` instructions of CPU feature detection again.
+    #[test]
+    fn no_module_calls_memchr_directly() {
+        fn walk(dir: &std::path::Path, found: &mut Vec<String>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, found);
+                } else if p.extension().is_some_and(|x| x == "rs") && !p.ends_with("src/text.rs") {
+                    let body = std::fs::read_to_string(&p).unwrap_or_default();
+                    if body.contains(concat!("memchr", "::")) {
+                        found.push(p.display().to_string());
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        walk(
+            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src")),
+            &mut found,
+        );
+        assert!(
+            found.is_empty(),
+            "memchr called outside src/text.rs: {found:?}"
+        );
     }
 }

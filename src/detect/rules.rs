@@ -1592,7 +1592,7 @@ fn gate_open(text: &str, s: usize, e: usize, gate: Gate) -> bool {
     let hay = &text.as_bytes()[s..e];
     gate.words
         .iter()
-        .any(|w| memchr::memmem::find_iter(hay, w.as_bytes()).any(|p| gate_at(hay, p, w, gate)))
+        .any(|w| crate::text::find_bytes_iter(hay, w.as_bytes()).any(|p| gate_at(hay, p, w, gate)))
 }
 
 /// True when word `w`, found at `hay[p..]`, starts (and for a `whole` gate ends) at a word
@@ -1609,7 +1609,7 @@ fn gate_places(text: &str, s: usize, e: usize, gate: Gate) -> Vec<usize> {
     let mut at: Vec<usize> = Vec::new();
     for w in gate.words {
         at.extend(
-            memchr::memmem::find_iter(hay, w.as_bytes()).filter(|&p| gate_at(hay, p, w, gate)),
+            crate::text::find_bytes_iter(hay, w.as_bytes()).filter(|&p| gate_at(hay, p, w, gate)),
         );
     }
     at.sort_unstable();

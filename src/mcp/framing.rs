@@ -44,7 +44,7 @@ pub fn read_line<R: BufRead>(r: &mut R, max: usize, buf: &mut Vec<u8>) -> io::Re
             }
             break;
         }
-        let (chunk, done) = match memchr::memchr(b'\n', avail) {
+        let (chunk, done) = match crate::text::memchr(b'\n', avail) {
             Some(i) => (&avail[..i], Some(i + 1)),
             None => (avail, None),
         };
