@@ -2165,10 +2165,10 @@ fn anchored_for(i: usize) -> Option<&'static regex_lite::Regex> {
         .as_ref()
 }
 
-/// Bytes of haystack handed to the rules' regexes on this thread (tests only: the work bound
-/// of [`window_match`] is held by a test, not by a timing).
 #[cfg(test)]
 thread_local! {
+    /// Bytes of haystack handed to the rules' regexes on this thread (tests only: the work
+    /// bound of [`window_match`] is held by a test, not by a timing).
     static REGEX_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
