@@ -27,8 +27,10 @@ for a in "$@"; do
   case $a in -fuse-ld=*) ld=${a#-fuse-ld=} ;; esac
   prev=$a
 done
+# Only the intentshield binary (and its unit tests, which share its name): not the benches or
+# the integration tests, whose links would pay for nm over their objects and gain nothing.
 case $out in
-*/release/deps/*) ;;
+*/release/deps/intentshield-*) ;;
 *) exec "$cc" "$@" ;;
 esac
 if [ "$ld" != lld ] || [ ! -r "$list" ] || ! command -v nm >/dev/null 2>&1; then

@@ -180,26 +180,16 @@ fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
 /// (as the offsets of `str::match_indices` with a `&str` pattern); see [`find`]. An empty
 /// needle yields every char boundary, as `match_indices` does.
 pub fn match_offsets<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
-    let mut at = Some(0usize);
-    std::iter::from_fn(move || {
-        let from = at?;
-        if needle.is_empty() {
-            // Every char boundary, as `str::match_indices("")`.
-            let next = hay[from..].chars().next().map(|c| from + c.len_utf8());
-            at = next;
-            return Some(from);
-        }
-        match find_from(hay.as_bytes(), needle.as_bytes(), from) {
-            Some(p) => {
-                at = Some(p + needle.len());
-                Some(p)
-            }
-            None => {
-                at = None;
-                None
-            }
-        }
-    })
+    let every_boundary = needle.is_empty().then(|| {
+        hay.char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(hay.len()))
+    });
+    // An empty needle finds nothing here: its offsets are the boundaries above.
+    every_boundary
+        .into_iter()
+        .flatten()
+        .chain(find_bytes_iter(hay.as_bytes(), needle.as_bytes()))
 }
 
 /// The offset of the first byte `n` in `hay`, as `memchr::memchr`, without asking the CPU what
@@ -220,9 +210,18 @@ pub fn memchr(n: u8, hay: &[u8]) -> Option<usize> {
 
 /// The offsets of every byte `n` in `hay`, increasing (as `memchr::memchr_iter`); see [`memchr`].
 pub fn memchr_iter(n: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    positions(hay, move |h| memchr(n, h))
+}
+
+/// Every offset of `hay` where `first` (the first such offset of a slice) finds a byte,
+/// increasing: the iterator of a one-byte search.
+fn positions<'a>(
+    hay: &'a [u8],
+    first: impl Fn(&[u8]) -> Option<usize> + 'a,
+) -> impl Iterator<Item = usize> + 'a {
     let mut at = 0;
     std::iter::from_fn(move || {
-        let p = at + memchr(n, hay.get(at..)?)?;
+        let p = at + first(hay.get(at..)?)?;
         at = p + 1;
         Some(p)
     })
@@ -242,12 +241,7 @@ pub fn memchr3(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
 /// The offsets of every byte of `hay` that is `a`, `b` or `c`, increasing (as
 /// `memchr::memchr3_iter`); see [`memchr`].
 pub fn memchr3_iter(a: u8, b: u8, c: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        let p = at + memchr3(a, b, c, hay.get(at..)?)?;
-        at = p + 1;
-        Some(p)
-    })
+    positions(hay, move |h| memchr3(a, b, c, h))
 }
 
 /// The offset of the first occurrence of `needle` in `hay` (as `memchr::memmem::find`), by
