@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use intentshield::detect::rules::{FLOOD_RULE, REGION, RULES};
+use intentshield::detect::rules::{FLOOD_RULE, REGION, RULES, RULE_DEFS};
 use intentshield::detect::{scan, TextKind};
 
 mod common;
@@ -58,7 +58,7 @@ fn rule_hits(text: &str) -> BTreeSet<&'static str> {
 fn keyword_stuffing(len: usize) -> String {
     let mut s = String::new();
     while s.len() < len {
-        for r in RULES {
+        for r in RULE_DEFS {
             if let Some(l) = r.literals.first() {
                 s.push_str(l);
                 s.push_str(" zq ");
@@ -168,7 +168,7 @@ fn stuffing_a_region_with_rule_keywords_is_evidence() {
 /// of every rule that is made of words (no markup) and whose line alone gives no finding.
 fn keyword_log(len: usize, from: usize) -> String {
     let line = |i: usize, l: &str| format!("12:{:02} event {i} handler=x{l}x status ok\n", i % 60);
-    let quiet: Vec<&str> = RULES
+    let quiet: Vec<&str> = RULE_DEFS
         .iter()
         .filter_map(|r| r.literals.first().copied())
         .filter(|l| l.chars().all(|c| c.is_alphanumeric() || c == ' '))

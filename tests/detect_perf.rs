@@ -107,7 +107,7 @@ fn scan_timings() {
     // work per byte any text can ask for.
     let mut stuffed = String::new();
     while stuffed.len() < 64 << 10 {
-        for r in intentshield::detect::rules::RULES {
+        for r in intentshield::detect::rules::RULE_DEFS {
             if let Some(l) = r.literals.first() {
                 stuffed.push_str(l);
                 stuffed.push_str(" zq ");

@@ -70,7 +70,7 @@ const ANCHOR_REACH: usize = 512;
 /// Longest excerpt kept in a [`Finding`] (bytes, cut at a char boundary).
 pub const EXCERPT_MAX: usize = 160;
 
-/// One detection rule.
+/// One detection rule, as written in [`RULE_DEFS`].
 #[derive(Debug)]
 pub struct Rule {
     /// Stable id, `family.name`.
@@ -85,12 +85,50 @@ pub struct Rule {
     pub pattern: &'static str,
 }
 
-impl Rule {
+/// One detection rule as the scan reads it: a [`Rule`] without its literals, which the
+/// literal index holds (joined, [`RULE_LITS`]). A table of these has no pointer to the ~750
+/// literal slices, so the start-up code relocates none of them.
+#[derive(Debug)]
+pub struct RuleEntry {
+    /// Stable id, `family.name`.
+    pub id: &'static str,
+    /// Family name (see the module docs for sources).
+    pub family: &'static str,
+    /// Weight per kind, in the order tool_output, description, argument, prompt. 0 = off.
+    pub weights: [u8; 4],
+    /// regex-lite pattern over the normalized text.
+    pub pattern: &'static str,
+}
+
+impl RuleEntry {
     /// Weight of this rule for `kind` (0 = disabled).
     pub fn weight(&self, kind: TextKind) -> u8 {
         self.weights[kind.index()]
     }
 }
+
+/// The rule table the scan reads: [`RULE_DEFS`] without the literals, built at compile time.
+pub static RULES: [RuleEntry; N_RULES] = {
+    const NONE: RuleEntry = RuleEntry {
+        id: "",
+        family: "",
+        weights: [0; 4],
+        pattern: "",
+    };
+    let mut out = [NONE; N_RULES];
+    let mut i = 0;
+    while i < N_RULES {
+        let r = &RULE_DEFS[i];
+        out[i] = RuleEntry {
+            id: r.id,
+            family: r.family,
+            weights: r.weights,
+            pattern: r.pattern,
+        };
+        i += 1;
+    }
+    out
+};
 
 /// Weight of evidence found by normalization (`hidden.*`), per kind, same order as
 /// [`Rule::weights`].
@@ -162,8 +200,8 @@ const SECRET_PATHS: &[&str] = &[
     "wallet.dat",
 ];
 
-/// The rule table.
-pub static RULES: &[Rule] = &[
+/// The rule table as written: read at compile time (the literal index, [`RULES`]) and by tests.
+pub const RULE_DEFS: &[Rule] = &[
     // ---------------------------------------------------------------- instruction override
     Rule {
         id: "override.ignore_previous",
@@ -1643,7 +1681,9 @@ pub(crate) struct LiteralIndex {
     /// Per distinct key, in key order (the `r`-th set bit of `first2`): the first entry of
     /// `by_key` with that key, then one past the last key's entries.
     key_start: &'static [u32],
-    pub(crate) lits: &'static [&'static str],
+    /// The literals; a literal's id is its entry. Joined in one string (no relocation per
+    /// literal at start-up, see [`crate::strtab`]).
+    pub(crate) lits: crate::strtab::StrTable,
 }
 
 /// How many entries the tables of [`LitTables`] need for a list of literals: literals of two
@@ -1744,8 +1784,8 @@ impl<const L: usize, const K: usize, const S: usize> LitTables<L, K, S> {
         t
     }
 
-    /// The index over these tables; `lits` is the list they were built from.
-    pub(crate) const fn index(&'static self, lits: &'static [&'static str]) -> LiteralIndex {
+    /// The index over these tables; `lits` holds the list they were built from.
+    pub(crate) const fn index(&'static self, lits: crate::strtab::StrTable) -> LiteralIndex {
         LiteralIndex {
             first2: &self.first2,
             by_key: &self.by_key,
@@ -1776,7 +1816,6 @@ impl LiteralIndex {
     /// tables are held to, an index over a test's own literals, and the secret rules'
     /// keyword index (src/policy/secret_rules.rs).
     pub(crate) fn new(lits: Vec<&'static str>) -> LiteralIndex {
-        let lits: &'static [&'static str] = Box::leak(lits.into_boxed_slice());
         let mut first2 = Box::new([0u64; 1024]);
         let mut by_key = Vec::with_capacity(lits.len());
         let mut single = Vec::new();
@@ -1822,7 +1861,7 @@ impl LiteralIndex {
             single_set: Box::leak(single_set),
             rank: Box::leak(rank),
             key_start: key_start.leak(),
-            lits,
+            lits: leaked_table(&lits),
         }
     }
 
@@ -1908,13 +1947,28 @@ impl LiteralIndex {
                 }
                 // The first eight bytes (or the whole literal) agree; the padding past the
                 // end of the text is no match (the length test).
-                let l = self.lits[id as usize].as_bytes();
+                let l = self.lits.get(id as usize).unwrap_or("").as_bytes();
                 if i + l.len() <= b.len() && (l.len() <= 8 || b[i..].starts_with(l)) {
                     f(i, i + l.len(), id as usize);
                 }
             }
         }
     }
+}
+
+/// A [`crate::strtab::StrTable`] of `lits`, built at run time (its buffers leaked, like the rest
+/// of a run-time [`LiteralIndex`]).
+fn leaked_table(lits: &[&str]) -> crate::strtab::StrTable {
+    let joined: &'static [u8] = lits.concat().into_bytes().leak();
+    let mut at = 0u32;
+    let ends: Vec<u32> = lits
+        .iter()
+        .map(|l| {
+            at = at.saturating_add(u32::try_from(l.len()).unwrap_or(u32::MAX));
+            at
+        })
+        .collect();
+    crate::strtab::StrTable::from_parts(joined, ends.leak())
 }
 
 /// `v` sorted by its `u16` keys, stably (LSD radix sort, a byte per pass).
@@ -1939,14 +1993,14 @@ fn radix_by_key(mut v: Vec<(u16, u32)>) -> Vec<(u16, u32)> {
 }
 
 /// Number of rules.
-const N_RULES: usize = RULES.len();
+const N_RULES: usize = RULE_DEFS.len();
 
 /// Number of literal uses over all rules (a literal listed by two rules counts twice).
 const LIT_REFS: usize = {
     let mut n = 0;
     let mut ri = 0;
     while ri < N_RULES {
-        n += RULES[ri].literals.len();
+        n += RULE_DEFS[ri].literals.len();
         ri += 1;
     }
     n
@@ -1970,7 +2024,7 @@ const LIT_IDS: ([u32; LIT_REFS], usize) = {
     let (mut n, mut at) = (0usize, 0usize);
     let mut ri = 0;
     while ri < N_RULES {
-        let ls = RULES[ri].literals;
+        let ls = RULE_DEFS[ri].literals;
         let mut j = 0;
         while j < ls.len() {
             let l = ls[j];
@@ -2010,13 +2064,14 @@ const LIT_IDS: ([u32; LIT_REFS], usize) = {
 /// Number of distinct rule literals.
 const N_LITS: usize = LIT_IDS.1;
 
-/// The distinct rule literals; a literal's id is its position.
-static RULE_LITS: [&str; N_LITS] = {
+/// The distinct rule literals; a literal's id is its position. Read at compile time only: the
+/// run-time list is [`RULE_LITS`].
+const RULE_LIT_LIST: [&str; N_LITS] = {
     let mut out = [""; N_LITS];
     let (mut at, mut next) = (0, 0);
     let mut ri = 0;
     while ri < N_RULES {
-        let ls = RULES[ri].literals;
+        let ls = RULE_DEFS[ri].literals;
         let mut j = 0;
         while j < ls.len() {
             if LIT_IDS.0[at] as usize == next {
@@ -2031,12 +2086,17 @@ static RULE_LITS: [&str; N_LITS] = {
     out
 };
 
+/// [`RULE_LIT_LIST`] joined: one string and an end offset per literal, so the start-up code
+/// relocates two pointers here instead of one per literal (about 650 of them, three pages
+/// written at every start before).
+const RULE_LITS: crate::strtab::StrTable = crate::str_table!(@list &RULE_LIT_LIST);
+
 /// Sizes of the literal index's tables.
-const LIT_COUNTS: (usize, usize, usize) = lit_counts(&RULE_LITS);
+const LIT_COUNTS: (usize, usize, usize) = lit_counts(&RULE_LIT_LIST);
 
 /// The literal index's tables, built at compile time.
 static RULE_TABLES: LitTables<{ LIT_COUNTS.0 }, { LIT_COUNTS.1 }, { LIT_COUNTS.2 }> =
-    LitTables::build(&RULE_LITS);
+    LitTables::build(&RULE_LIT_LIST);
 
 /// `(literal, rule)` ownerships: a rule that lists a literal twice owns it once.
 const N_OWNERS: usize = owner_tables().2;
@@ -2051,7 +2111,7 @@ const fn owner_tables() -> ([u32; N_LITS + 1], [u16; LIT_REFS], usize) {
     let mut ri = 0;
     while ri < N_RULES {
         let mut j = 0;
-        while j < RULES[ri].literals.len() {
+        while j < RULE_DEFS[ri].literals.len() {
             let l = LIT_IDS.0[at] as usize;
             if last[l] != ri as u16 {
                 last[l] = ri as u16;
@@ -2075,7 +2135,7 @@ const fn owner_tables() -> ([u32; N_LITS + 1], [u16; LIT_REFS], usize) {
     let mut ri = 0;
     while ri < N_RULES {
         let mut j = 0;
-        while j < RULES[ri].literals.len() {
+        while j < RULE_DEFS[ri].literals.len() {
             let l = LIT_IDS.0[at] as usize;
             if last[l] != ri as u16 {
                 last[l] = ri as u16;
@@ -2134,7 +2194,7 @@ fn gate_of(ri: usize) -> Gate {
 
 /// The engine, all of it built at compile time.
 static ENGINE: Engine = Engine {
-    lits: RULE_TABLES.index(&RULE_LITS),
+    lits: RULE_TABLES.index(RULE_LITS),
     owner_start: &OWNER_START,
     owners: &OWNERS,
 };
@@ -2737,7 +2797,7 @@ mod tests {
     fn engine_built_at_compile_time_is_the_run_time_build() {
         let mut lits: Vec<&'static str> = Vec::new();
         let mut owners: Vec<Vec<u16>> = Vec::new();
-        for (ri, r) in RULES.iter().enumerate() {
+        for (ri, r) in RULE_DEFS.iter().enumerate() {
             for &l in r.literals {
                 let p = match lits.iter().position(|&x| x == l) {
                     Some(p) => p,
@@ -2780,10 +2840,10 @@ mod tests {
     fn engine_owners_are_each_literals_rules_in_order() {
         let eng = engine();
         for (l, lit) in eng.lits.lits.iter().enumerate() {
-            let want: Vec<u16> = RULES
+            let want: Vec<u16> = RULE_DEFS
                 .iter()
                 .enumerate()
-                .filter(|(_, r)| r.literals.contains(lit))
+                .filter(|(_, r)| r.literals.contains(&lit))
                 .map(|(ri, _)| ri as u16)
                 .collect();
             let got = &eng.owners[eng.owner_start[l] as usize..eng.owner_start[l + 1] as usize];
@@ -2791,9 +2851,21 @@ mod tests {
         }
     }
 
+    /// The run-time table is the written one without its literals, rule for rule.
+    #[test]
+    fn run_time_rules_are_the_written_rules() {
+        assert_eq!(RULES.len(), RULE_DEFS.len());
+        for (r, d) in RULES.iter().zip(RULE_DEFS) {
+            assert_eq!(
+                (r.id, r.family, r.weights, r.pattern),
+                (d.id, d.family, d.weights, d.pattern)
+            );
+        }
+    }
+
     #[test]
     fn every_pattern_compiles_and_has_literals() {
-        for (i, r) in RULES.iter().enumerate() {
+        for (i, r) in RULE_DEFS.iter().enumerate() {
             assert!(regex_for(i).is_some(), "{} does not compile", r.id);
             assert!(!r.literals.is_empty(), "{} has no literal", r.id);
             for l in r.literals {
@@ -2813,7 +2885,7 @@ mod tests {
     #[test]
     fn non_ascii_patterns_are_normalized() {
         let fold = |s: &str| crate::detect::normalize::normalize(s).text;
-        for r in RULES {
+        for r in RULE_DEFS {
             for l in r.literals {
                 if !l.is_ascii() {
                     assert_eq!(fold(l), l.trim(), "{}: literal {l}", r.id);
