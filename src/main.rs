@@ -13,65 +13,101 @@ use std::sync::{Arc, Mutex};
 
 const ABOUT: &str = "Offline guard between AI coding agents and their tools";
 
+/// The `hook` subcommand as clap knows it (the hook itself parses its flags by hand,
+/// [`parse_hook_args`]; clap explains bad ones and prints its help).
+fn hook_command() -> clap::Command {
+    clap::Command::new("hook")
+        .about("The hook a harness runs on every event: event JSON on stdin, answer on stdout")
+        .arg(
+            clap::Arg::new("harness")
+                .required(true)
+                .help("claude, codex, cursor or gemini"),
+        )
+        .arg(
+            clap::Arg::new("review")
+                .long("review")
+                .help("always, tainted (default) or never"),
+        )
+        .arg(
+            clap::Arg::new("outputs")
+                .long("outputs")
+                .help("warn (default) or block"),
+        )
+        .arg(
+            clap::Arg::new("gemini-ask")
+                .long("gemini-ask")
+                .help("deny (default) or ask"),
+        )
+        .arg(clap::Arg::new("db").long("db").help("Database file"))
+        .arg(clap::Arg::new("config").long("config").help("Config file"))
+}
+
+/// The usage line of `install` and `uninstall`, which names `--all` too: the verb alone must
+/// say how to pick every harness.
+fn all_usage(verb: &str) -> String {
+    format!("intentshield {verb} <claude|codex|cursor|gemini> [OPTIONS]\n       intentshield {verb} --all [OPTIONS]   (every harness found on this machine)")
+}
+
+fn install_command() -> clap::Command {
+    commands::install::command().override_usage(all_usage("install"))
+}
+
+fn uninstall_command() -> clap::Command {
+    commands::install::uninstall_command().override_usage(all_usage("uninstall"))
+}
+
+/// Builds one subcommand.
+type Builder = fn() -> clap::Command;
+
+/// Every subcommand, by name and in the order `--help` lists them: a command line that names
+/// one builds only that one ([`cli_for`]). A test holds each name to its command's.
+const SUBCOMMANDS: &[(&str, Builder)] = &[
+    ("hook", hook_command),
+    ("check", commands::check::command),
+    ("log", commands::log::command),
+    ("audit", commands::audit::command),
+    ("approve", commands::approve::command),
+    ("scan", commands::scan::command),
+    ("contracts", commands::contracts::command),
+    // The AgentDojo tooling, off the hook's path (the `replay` feature, on by default).
+    #[cfg(feature = "replay")]
+    ("replay", commands::replay::command),
+    ("install", install_command),
+    ("uninstall", uninstall_command),
+    ("doctor", commands::doctor::command),
+    ("demo", commands::demo::command),
+    ("mcp-proxy", commands::mcp::proxy_command),
+    ("mcp", commands::mcp::command),
+    ("wrap", commands::wrap::wrap_command),
+    ("unwrap", commands::wrap::unwrap_command),
+    ("pause", commands::pause::command),
+    ("threats", commands::threats::command),
+    ("completions", commands::completions::command),
+    ("man", commands::completions::man_command),
+];
+
+/// The whole command line interface (help, completions, the man page, a command line clap
+/// must explain).
 fn cli() -> clap::Command {
-    let cmd = clap::Command::new("intentshield")
+    cli_for(None)
+}
+
+/// The command line interface with every subcommand, or with only the one named `only`.
+/// Building all of them (their arguments, help texts) is most of clap's cost at start-up, and
+/// a command line that names a subcommand exactly parses the same with that one alone: its
+/// arguments, help and errors are the subcommand's own.
+fn cli_for(only: Option<&str>) -> clap::Command {
+    let mut cmd = clap::Command::new("intentshield")
         .about(ABOUT)
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
-        .arg_required_else_help(true)
-        .subcommand(
-            clap::Command::new("hook")
-                .about(
-                    "The hook a harness runs on every event: event JSON on stdin, answer on stdout",
-                )
-                .arg(
-                    clap::Arg::new("harness")
-                        .required(true)
-                        .help("claude, codex, cursor or gemini"),
-                )
-                .arg(
-                    clap::Arg::new("review")
-                        .long("review")
-                        .help("always, tainted (default) or never"),
-                )
-                .arg(
-                    clap::Arg::new("outputs")
-                        .long("outputs")
-                        .help("warn (default) or block"),
-                )
-                .arg(
-                    clap::Arg::new("gemini-ask")
-                        .long("gemini-ask")
-                        .help("deny (default) or ask"),
-                )
-                .arg(clap::Arg::new("db").long("db").help("Database file"))
-                .arg(clap::Arg::new("config").long("config").help("Config file")),
-        )
-        .subcommand(commands::check::command())
-        .subcommand(commands::log::command())
-        .subcommand(commands::audit::command())
-        .subcommand(commands::approve::command())
-        .subcommand(commands::scan::command())
-        .subcommand(commands::contracts::command());
-    // The AgentDojo tooling, off the hook's path (the `replay` feature, on by default).
-    #[cfg(feature = "replay")]
-    let cmd = cmd.subcommand(commands::replay::command());
-    // The usage line names `--all` too: `install` alone must say how to pick every harness.
-    let all_usage = |verb: &str| {
-        format!("intentshield {verb} <claude|codex|cursor|gemini> [OPTIONS]\n       intentshield {verb} --all [OPTIONS]   (every harness found on this machine)")
-    };
-    cmd.subcommand(commands::install::command().override_usage(all_usage("install")))
-        .subcommand(commands::install::uninstall_command().override_usage(all_usage("uninstall")))
-        .subcommand(commands::doctor::command())
-        .subcommand(commands::demo::command())
-        .subcommand(commands::mcp::proxy_command())
-        .subcommand(commands::mcp::command())
-        .subcommand(commands::wrap::wrap_command())
-        .subcommand(commands::wrap::unwrap_command())
-        .subcommand(commands::pause::command())
-        .subcommand(commands::threats::command())
-        .subcommand(commands::completions::command())
-        .subcommand(commands::completions::man_command())
+        .arg_required_else_help(true);
+    for (name, build) in SUBCOMMANDS {
+        if only.is_none_or(|o| o == *name) {
+            cmd = cmd.subcommand(build());
+        }
+    }
+    cmd
 }
 
 /// Hand parse of `hook <harness> [--review X] [--outputs X] [--gemini-ask X] [--db P] [--config P]`
@@ -197,7 +233,13 @@ fn main() {
         }
         std::process::exit(emit(&out.rendered).code());
     }
-    let m = cli().get_matches();
+    // A first argument that is a subcommand's name: only that subcommand is built. Anything
+    // else (a flag, `help`, a typo clap should suggest a name for) gets the whole interface.
+    let only = args
+        .first()
+        .map(String::as_str)
+        .filter(|a| SUBCOMMANDS.iter().any(|(n, _)| n == a));
+    let m = cli_for(only).get_matches();
     // The one place a command's result becomes the process exit code; a reader that closes
     // the pipe early ends the command quietly (exit.rs).
     std::process::exit(exit::run_cli(|| dispatch(&m)));
@@ -244,10 +286,62 @@ fn dispatch(m: &clap::ArgMatches) -> CliResult {
 
 #[cfg(test)]
 mod tests {
-    use super::{bad_hook_args_message, parse_hook_args};
+    use super::{bad_hook_args_message, cli, cli_for, parse_hook_args, SUBCOMMANDS};
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()
+    }
+
+    /// Each entry of the table builds the command it is named after, once.
+    #[test]
+    fn subcommand_table_names_its_commands() {
+        let mut names: Vec<&str> = SUBCOMMANDS.iter().map(|(n, _)| *n).collect();
+        for (name, build) in SUBCOMMANDS {
+            assert_eq!(build().get_name(), *name);
+        }
+        let full: Vec<String> = cli()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        assert_eq!(full, names);
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), SUBCOMMANDS.len(), "a name twice");
+    }
+
+    /// A command line that names a subcommand parses the same, with the same help and the same
+    /// errors, whether the interface holds that subcommand alone or all of them.
+    #[test]
+    fn one_subcommand_parses_as_the_whole_interface() {
+        for (name, _) in SUBCOMMANDS {
+            for tail in [
+                &[][..],
+                &["--help"][..],
+                &["--no-such-flag"][..],
+                &["-"][..],
+                &["claude", "extra", "--db", "x"][..],
+            ] {
+                let argv: Vec<&str> = ["intentshield", name]
+                    .into_iter()
+                    .chain(tail.iter().copied())
+                    .collect();
+                let whole = cli().try_get_matches_from(&argv);
+                let alone = cli_for(Some(name)).try_get_matches_from(&argv);
+                match (whole, alone) {
+                    (Ok(a), Ok(b)) => {
+                        let (na, ma) = a.subcommand().unwrap();
+                        let (nb, mb) = b.subcommand().unwrap();
+                        assert_eq!(na, nb, "{argv:?}");
+                        assert_eq!(format!("{ma:?}"), format!("{mb:?}"), "{argv:?}");
+                    }
+                    (Err(a), Err(b)) => {
+                        assert_eq!(a.kind(), b.kind(), "{argv:?}");
+                        assert_eq!(a.to_string(), b.to_string(), "{argv:?}");
+                    }
+                    (a, b) => panic!("{argv:?}: {:?} against {:?}", a.is_ok(), b.is_ok()),
+                }
+            }
+        }
     }
 
     #[test]
