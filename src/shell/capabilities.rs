@@ -247,8 +247,10 @@ const fn build(program: &'static str, subs: &'static [(&'static str, Does)]) -> 
 
 use Does::{BuildTest as B, Network as N, ReadOnly as R, RunsCode as X, Script as S, Writes as Wr};
 
-/// The table, sorted by program name (a unit test holds it sorted and unique).
-pub(super) static CAPS: &[Cap] = &[
+/// The table as written, sorted by program name (a unit test holds it sorted and unique). Read
+/// at compile time (and by tests) only: the run-time table is [`PACKED`] with its strings in
+/// [`STRS`], and [`lookup`] rebuilds an entry the first time it is asked for.
+pub(super) const CAP_DEFS: &[Cap] = &[
     interp(".", Stdin::CodeUnlessGiven),
     writer("7z", Writes::Parsed),
     ro("["),
@@ -1060,16 +1062,22 @@ fn exact(program: &str) -> Option<&'static Cap> {
     // first byte (found by an index built at compile time), then a binary search among them.
     let first = *program.as_bytes().first()?;
     let index = &FIRST_BYTE;
-    let lo = usize::from(index[usize::from(first)]);
-    let hi = usize::from(index[usize::from(first) + 1]);
-    let bucket = CAPS.get(lo..hi)?;
-    bucket
-        .binary_search_by(|c| {
-            let rest = c.program.as_bytes().get(1..).unwrap_or(&[]);
-            cmp_bytes(rest, program.as_bytes().get(1..).unwrap_or(&[]))
-        })
-        .ok()
-        .and_then(|i| bucket.get(i))
+    let (mut lo, mut hi) = (
+        usize::from(index[usize::from(first)]),
+        usize::from(index[usize::from(first) + 1]),
+    );
+    let want = program.as_bytes().get(1..).unwrap_or(&[]);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        // Entry `mid`'s name is string `mid` of `STRS` (the names come first there).
+        let rest = STRS.at(mid).as_bytes().get(1..).unwrap_or(&[]);
+        match cmp_bytes(rest, want) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return entry(mid),
+        }
+    }
+    None
 }
 
 /// Other names of interpreters and shells: a package's alternative name (`nodejs`, `pypy3`)
@@ -1116,16 +1124,16 @@ fn alternative(program: &str) -> Option<&'static Cap> {
     None
 }
 
-/// For each first byte `b`, where the entries starting with `b` begin in [`CAPS`] (sorted by
+/// For each first byte `b`, where the entries starting with `b` begin in [`CAP_DEFS`] (sorted by
 /// name); entry 256 is the table's length.
 static FIRST_BYTE: [u16; 257] = {
-    // Built at compile time. `CAPS` is sorted by name, so the entries whose first byte is
+    // Built at compile time. `CAP_DEFS` is sorted by name, so the entries whose first byte is
     // below `b` are a prefix of it; its length is the start of byte `b`'s entries.
     let mut starts = [0u16; 257];
     let mut n = 0;
     let mut b = 0;
     while b < 257 {
-        while n < CAPS.len() && first_byte(CAPS[n].program) < b {
+        while n < CAP_DEFS.len() && first_byte(CAP_DEFS[n].program) < b {
             n += 1;
         }
         assert!(n <= u16::MAX as usize);
@@ -1152,6 +1160,206 @@ const fn first_byte(s: &str) -> usize {
     match s.as_bytes().first() {
         Some(&c) => c as usize,
         None => 0,
+    }
+}
+
+// ------------------------------------------------------------------ the run-time table
+//
+// The binary is a static PIE: a pointer stored in a `static` is relocated by the start-up code
+// on every run, and each page it writes is copied (a page fault). The written table holds
+// about 1,100 pointers (names, option lists, wrap specs) over 8 pages; the tables below hold
+// none but the two of `STRS` (see `crate::strtab`).
+
+/// Number of entries.
+const N_CAPS: usize = CAP_DEFS.len();
+
+/// Number of strings of the table: per entry its name, its options' and subcommands' names,
+/// and its wrap spec's two option strings and its option list.
+const N_STRS: usize = {
+    let mut n = N_CAPS;
+    let mut i = 0;
+    while i < N_CAPS {
+        let c = &CAP_DEFS[i];
+        n += c.options.len() + c.subs.len();
+        if let Some((_, _, list, _)) = c.wrap {
+            n += 2 + list.len();
+        }
+        i += 1;
+    }
+    n
+};
+
+/// A span of [`STRS`]: its first string and how many.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    first: u16,
+    count: u16,
+}
+
+/// An entry of [`CAP_DEFS`] without pointers: its strings are spans of [`STRS`] (its name is
+/// string `i` for entry `i`).
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    does: Does,
+    others: Others,
+    options: Span,
+    subs: Span,
+    writes: Writes,
+    net: Net,
+    downloader: bool,
+    stdin: Stdin,
+    /// The wrap spec: its two option strings (a span of two) and its option list, and its
+    /// operand count.
+    wrap: Option<(Span, Span, usize)>,
+    operand_sets: OperandSets,
+}
+
+/// The strings of the table in one list (the names first, in entry order; then per entry its
+/// options, subcommands and wrap spec strings) and what each option or subcommand does (an
+/// entry per string; `ReadOnly` for the others), and the packed entries.
+const PACKING: ([&str; N_STRS], [Does; N_STRS], [Packed; N_CAPS]) = {
+    const NONE: Span = Span { first: 0, count: 0 };
+    let mut strs = [""; N_STRS];
+    let mut does = [Does::ReadOnly; N_STRS];
+    let mut packed = [Packed {
+        does: Does::ReadOnly,
+        others: Others::Unknown,
+        options: NONE,
+        subs: NONE,
+        writes: Writes::Nothing,
+        net: Net::Never,
+        downloader: false,
+        stdin: Stdin::Data,
+        wrap: None,
+        operand_sets: OperandSets::No,
+    }; N_CAPS];
+    assert!(
+        N_STRS <= u16::MAX as usize,
+        "the table outgrew its u16 spans"
+    );
+    let mut at = N_CAPS;
+    let mut i = 0;
+    while i < N_CAPS {
+        let c = &CAP_DEFS[i];
+        strs[i] = c.program;
+        let options = Span {
+            first: at as u16,
+            count: c.options.len() as u16,
+        };
+        let mut k = 0;
+        while k < c.options.len() {
+            strs[at] = c.options[k].0;
+            does[at] = c.options[k].1;
+            at += 1;
+            k += 1;
+        }
+        let subs = Span {
+            first: at as u16,
+            count: c.subs.len() as u16,
+        };
+        k = 0;
+        while k < c.subs.len() {
+            strs[at] = c.subs[k].0;
+            does[at] = c.subs[k].1;
+            at += 1;
+            k += 1;
+        }
+        let wrap = match c.wrap {
+            Some((a, b, list, n)) => {
+                let pair = Span {
+                    first: at as u16,
+                    count: 2,
+                };
+                strs[at] = a;
+                strs[at + 1] = b;
+                at += 2;
+                let l = Span {
+                    first: at as u16,
+                    count: list.len() as u16,
+                };
+                k = 0;
+                while k < list.len() {
+                    strs[at] = list[k];
+                    at += 1;
+                    k += 1;
+                }
+                Some((pair, l, n))
+            }
+            None => None,
+        };
+        packed[i] = Packed {
+            does: c.does,
+            others: c.others,
+            options,
+            subs,
+            writes: c.writes,
+            net: c.net,
+            downloader: c.downloader,
+            stdin: c.stdin,
+            wrap,
+            operand_sets: c.operand_sets,
+        };
+        i += 1;
+    }
+    assert!(at == N_STRS);
+    (strs, does, packed)
+};
+
+/// The strings of [`PACKING`], joined.
+static STRS: crate::strtab::StrTable = crate::str_table!(@list &PACKING.0);
+
+/// What each option or subcommand string of [`STRS`] makes the program do.
+static STR_DOES: [Does; N_STRS] = PACKING.1;
+
+/// The packed entries, in [`CAP_DEFS`] order.
+static PACKED: [Packed; N_CAPS] = PACKING.2;
+
+/// The entries rebuilt so far (each at most once per process, on its first lookup).
+static MADE: [std::sync::OnceLock<Cap>; N_CAPS] = [const { std::sync::OnceLock::new() }; N_CAPS];
+
+/// Entry `i`, rebuilt from [`PACKED`] on its first use.
+fn entry(i: usize) -> Option<&'static Cap> {
+    let p = PACKED.get(i)?;
+    Some(MADE.get(i)?.get_or_init(|| unpack(i, p)))
+}
+
+/// The strings of `span`, each with what it does.
+fn pairs(span: Span) -> &'static [(&'static str, Does)] {
+    if span.count == 0 {
+        return &[];
+    }
+    let first = usize::from(span.first);
+    let v: Vec<(&'static str, Does)> = STRS
+        .range(first, usize::from(span.count))
+        .zip(STR_DOES.get(first..).unwrap_or(&[]).iter().copied())
+        .collect();
+    v.leak()
+}
+
+/// [`CAP_DEFS`]'s entry `i` from its packed form (the lists leaked: an entry is made once).
+fn unpack(i: usize, p: &Packed) -> Cap {
+    Cap {
+        program: STRS.at(i),
+        does: p.does,
+        others: p.others,
+        options: pairs(p.options),
+        subs: pairs(p.subs),
+        writes: p.writes,
+        net: p.net,
+        downloader: p.downloader,
+        stdin: p.stdin,
+        wrap: p.wrap.map(|(pair, list, n)| {
+            let first = usize::from(pair.first);
+            let l: &'static [&'static str] = if list.count == 0 {
+                &[]
+            } else {
+                STRS.range(usize::from(list.first), usize::from(list.count))
+                    .collect::<Vec<_>>()
+                    .leak()
+            };
+            (STRS.at(first), STRS.at(first + 1), l, n)
+        }),
+        operand_sets: p.operand_sets,
     }
 }
 
@@ -1207,23 +1415,46 @@ impl Cap {
 mod tests {
     use super::*;
 
+    /// Field by field equality of two entries (the run-time one is rebuilt, not the written
+    /// one).
+    pub(super) fn same(a: &Cap, b: &Cap) -> bool {
+        a.program == b.program
+            && a.does == b.does
+            && a.others == b.others
+            && a.options == b.options
+            && a.subs == b.subs
+            && a.writes == b.writes
+            && a.net == b.net
+            && a.downloader == b.downloader
+            && a.stdin == b.stdin
+            && a.wrap == b.wrap
+            && a.operand_sets == b.operand_sets
+    }
+
     /// The compile-time index is what a search of the sorted table finds for every byte.
     #[test]
     fn first_byte_index_is_the_partition_of_the_sorted_table() {
         for (b, &start) in FIRST_BYTE.iter().enumerate() {
-            let n = CAPS.partition_point(|c| {
+            let n = CAP_DEFS.partition_point(|c| {
                 usize::from(c.program.as_bytes().first().copied().unwrap_or(0)) < b
             });
             assert_eq!(usize::from(start), n, "byte {b}");
         }
-        for c in CAPS {
-            assert!(std::ptr::eq(exact(c.program).unwrap(), c), "{}", c.program);
+        for c in CAP_DEFS {
+            let found = exact(c.program).unwrap();
+            assert!(same(found, c), "{}: {found:?} against {c:?}", c.program);
+            // Made once: a second lookup is the same entry.
+            assert!(
+                std::ptr::eq(exact(c.program).unwrap(), found),
+                "{}",
+                c.program
+            );
         }
     }
 
     #[test]
     fn every_entry_is_consistent() {
-        for w in CAPS.windows(2) {
+        for w in CAP_DEFS.windows(2) {
             assert!(
                 w[0].program < w[1].program,
                 "not sorted or not unique: {} then {}",
@@ -1231,7 +1462,7 @@ mod tests {
                 w[1].program
             );
         }
-        for c in CAPS {
+        for c in CAP_DEFS {
             assert!(lookup(c.program).is_some(), "{}", c.program);
             // Read-only by default and running code by default are exclusive.
             if c.does == Does::ReadOnly {
@@ -1315,18 +1546,21 @@ mod lists {
     /// The bucketed lookup finds every entry, and only names the table has.
     #[test]
     fn lookup_finds_every_entry_and_nothing_else() {
-        for c in CAPS {
+        for c in CAP_DEFS {
             assert_eq!(lookup(c.program).map(|x| x.program), Some(c.program));
             let longer = format!("{}x", c.program);
             assert_eq!(
                 lookup(&longer).map(|x| x.program),
-                CAPS.iter().find(|e| e.program == longer).map(|e| e.program)
+                CAP_DEFS
+                    .iter()
+                    .find(|e| e.program == longer)
+                    .map(|e| e.program)
             );
         }
         for p in ["", "a", "zzzz", "\u{e9}", "~", "git2", "Git"] {
             assert_eq!(
                 lookup(p).map(|x| x.program),
-                CAPS.iter().find(|e| e.program == p).map(|e| e.program),
+                CAP_DEFS.iter().find(|e| e.program == p).map(|e| e.program),
                 "{p}"
             );
         }
@@ -1335,7 +1569,7 @@ mod lists {
     #[test]
     fn the_parsers_lists_agree_with_the_table() {
         let with = |s: Stdin| -> Vec<&str> {
-            let mut v: Vec<&str> = CAPS
+            let mut v: Vec<&str> = CAP_DEFS
                 .iter()
                 .filter(|c| c.stdin == s)
                 .map(|c| c.program)
