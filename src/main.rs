@@ -202,9 +202,24 @@ fn emit(r: &intentshield::harness::Rendered) -> ExitStatus {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Read as OS strings: `std::env::args` panics on an argument that is not UTF-8, before the
+    // hook's panic handler, so the harness saw a crash (exit 101) instead of a deny. Each
+    // argument is kept as text written lossily, for messages and the choice of subcommand;
+    // a hook command line with such an argument is refused below (a lossy `--db` path would
+    // name another file), and clap refuses one in any other command.
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let args: Vec<String> = raw
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let all_utf8 = raw.iter().all(|a| a.to_str().is_some());
     if args.first().map(String::as_str) == Some("hook") {
-        if let Some((harness, flags)) = parse_hook_args(&args[1..]) {
+        let parsed = if all_utf8 {
+            parse_hook_args(&args[1..])
+        } else {
+            None
+        };
+        if let Some((harness, flags)) = parsed {
             // A panic anywhere must still end in an explicit deny: the harnesses let a call
             // through when a hook crashes (hook-protocols.md §9, §10).
             let status = match std::panic::catch_unwind(|| run_hook(&harness, &flags)) {
@@ -218,11 +233,15 @@ fn main() {
         }
         // Bad hook arguments: one line on stderr saying what is wrong, and the harness still
         // gets a deny (exit 2, which every harness reads as a block).
-        let out = hook::fail(
-            args.get(1).and_then(|h| Harness::from_name(h)),
-            None,
-            &bad_hook_args_message(&args[1..]),
-        );
+        let msg = if all_utf8 {
+            bad_hook_args_message(&args[1..])
+        } else {
+            format!(
+                "hook arguments are not valid UTF-8 ('{}', as read with replacement characters)",
+                args[1..].join(" ")
+            )
+        };
+        let out = hook::fail(args.get(1).and_then(|h| Harness::from_name(h)), None, &msg);
         if let Err(e) = cli()
             .try_get_matches_from(std::iter::once("intentshield".to_string()).chain(args.clone()))
         {

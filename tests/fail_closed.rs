@@ -112,6 +112,63 @@ fn unknown_harness_and_bad_modes_are_denied() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("INTENTSHIELD_REVIEW"));
 }
 
+/// An argument that is not UTF-8 anywhere on the hook's command line (a harness, a flag, a
+/// value such as a `--db` path) ends in the deny, not in a crash (exit 101 before).
+#[test]
+fn arguments_that_are_not_utf8_are_denied() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("s.db");
+    let bad = OsStr::from_bytes(b"x\xffy");
+    for h in ["claude", "codex", "cursor", "gemini"] {
+        let ev = pre(h).to_string();
+        for args in [
+            vec![OsStr::new("hook"), OsStr::new(h), OsStr::new("--db"), bad],
+            vec![OsStr::new("hook"), OsStr::new(h), bad],
+            vec![
+                OsStr::new("hook"),
+                OsStr::new(h),
+                OsStr::new("--review"),
+                bad,
+            ],
+        ] {
+            let mut child = Command::new(bin())
+                .args(&args)
+                .env("INTENTSHIELD_DB", &db)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            use std::io::Write;
+            let _ = child.stdin.take().unwrap().write_all(ev.as_bytes());
+            let out = child.wait_with_output().unwrap();
+            let r = Run {
+                code: out.status.code().unwrap_or(-1),
+                stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            };
+            assert_denied(h, &r, "not valid UTF-8");
+        }
+    }
+    // A harness name that is not UTF-8: no harness to render for, the generic deny (exit 2).
+    let out = Command::new(bin())
+        .args([OsStr::new("hook"), bad])
+        .env("INTENTSHIELD_DB", &db)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // Any other command: clap's error, not a crash.
+    let out = Command::new(bin())
+        .args([OsStr::new("log"), OsStr::new("--db"), bad])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(101), "{out:?}");
+}
+
 #[test]
 fn unusable_database_is_denied_and_logged() {
     let tmp = tempfile::tempdir().unwrap();
