@@ -1,12 +1,13 @@
 //! `intentshield hook <harness>`: read one event on stdin, decide, record, answer.
 //!
-//! Fails closed: a bad flag or environment value, an unknown harness, input over
-//! [`MAX_INPUT`], invalid UTF-8, malformed or truncated JSON, a locked or corrupt database, or
-//! a panic all end in an explicit deny on a before-tool event (exit 2 with the reason on
-//! stderr, or Cursor's deny JSON), never in the harness's fail-open paths (a crash, a timeout,
-//! junk on stdout). A damaged database is never repaired here: its message names
-//! `intentshield doctor --repair` ([`state::REPAIR_HINT`]). The error is also appended to
-//! `errors.log` beside the database. Nothing but the harness's answer is written to stdout.
+//! Fails closed: a bad flag (one that is not UTF-8 too, read in main.rs) or environment value,
+//! an unknown harness, input over [`MAX_INPUT`], invalid UTF-8, malformed or truncated JSON, a
+//! locked or corrupt database, or a panic all end in an explicit deny on a before-tool event
+//! (exit 2 with the reason on stderr, or Cursor's deny JSON), never in the harness's fail-open
+//! paths (a crash, a timeout, junk on stdout). A damaged database is never repaired here: its
+//! message names `intentshield doctor --repair` ([`state::REPAIR_HINT`]). The error is also
+//! appended to `errors.log` beside the database. Nothing but the harness's answer is written to
+//! stdout.
 
 use crate::config::{self, Flags};
 use crate::decision::{Decision, Reason, Verdict};
