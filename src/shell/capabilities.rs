@@ -1214,6 +1214,27 @@ struct Packed {
     operand_sets: OperandSets,
 }
 
+/// `c`'s scalar fields with its lists as spans of [`STRS`].
+const fn packed_of(
+    c: &Cap,
+    options: Span,
+    subs: Span,
+    wrap: Option<(Span, Span, usize)>,
+) -> Packed {
+    Packed {
+        does: c.does,
+        others: c.others,
+        options,
+        subs,
+        writes: c.writes,
+        net: c.net,
+        downloader: c.downloader,
+        stdin: c.stdin,
+        wrap,
+        operand_sets: c.operand_sets,
+    }
+}
+
 /// The strings of the table in one list (the names first, in entry order; then per entry its
 /// options, subcommands and wrap spec strings) and what each option or subcommand does (an
 /// entry per string; `ReadOnly` for the others), and the packed entries.
@@ -1221,18 +1242,7 @@ const PACKING: ([&str; N_STRS], [Does; N_STRS], [Packed; N_CAPS]) = {
     const NONE: Span = Span { first: 0, count: 0 };
     let mut strs = [""; N_STRS];
     let mut does = [Does::ReadOnly; N_STRS];
-    let mut packed = [Packed {
-        does: Does::ReadOnly,
-        others: Others::Unknown,
-        options: NONE,
-        subs: NONE,
-        writes: Writes::Nothing,
-        net: Net::Never,
-        downloader: false,
-        stdin: Stdin::Data,
-        wrap: None,
-        operand_sets: OperandSets::No,
-    }; N_CAPS];
+    let mut packed = [packed_of(&cap("", Does::ReadOnly), NONE, NONE, None); N_CAPS];
     assert!(
         N_STRS <= u16::MAX as usize,
         "the table outgrew its u16 spans"
@@ -1287,18 +1297,7 @@ const PACKING: ([&str; N_STRS], [Does; N_STRS], [Packed; N_CAPS]) = {
             }
             None => None,
         };
-        packed[i] = Packed {
-            does: c.does,
-            others: c.others,
-            options,
-            subs,
-            writes: c.writes,
-            net: c.net,
-            downloader: c.downloader,
-            stdin: c.stdin,
-            wrap,
-            operand_sets: c.operand_sets,
-        };
+        packed[i] = packed_of(c, options, subs, wrap);
         i += 1;
     }
     assert!(at == N_STRS);
