@@ -242,7 +242,7 @@ fn main() {
             )
         };
         let out = hook::fail(args.get(1).and_then(|h| Harness::from_name(h)), None, &msg);
-        if let Err(e) = cli()
+        if let Err(e) = cli_for(Some("hook"))
             .try_get_matches_from(std::iter::once("intentshield".to_string()).chain(args.clone()))
         {
             if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) {

@@ -40,6 +40,28 @@ impl StrTable {
         }
     }
 
+    /// The table of `list`, built at run time: its joined string and offsets are leaked, for a
+    /// table that lives as long as the process (an index built once, `LiteralIndex::new`).
+    ///
+    /// # Panics
+    ///
+    /// When the entries together exceed `u32::MAX` bytes.
+    pub fn leaked(list: &[&str]) -> StrTable {
+        let joined: &'static str = list.concat().leak();
+        let mut at = 0usize;
+        let ends: Vec<u32> = list
+            .iter()
+            .map(|l| {
+                at += l.len();
+                u32::try_from(at).expect("string table under 4 GiB")
+            })
+            .collect();
+        StrTable {
+            joined,
+            ends: ends.leak(),
+        }
+    }
+
     /// Number of entries.
     pub const fn len(&self) -> usize {
         self.ends.len()
@@ -136,6 +158,47 @@ impl StrTable {
     /// The entries as a vector (for code that wants a slice).
     pub fn to_vec(&self) -> Vec<&'static str> {
         self.iter().collect()
+    }
+}
+
+/// Entries `first..first + count` of a pool table (a [`StrTable`] or an array beside one): how
+/// a pointer-free table entry names a list of strings (a static of these costs no start-up
+/// relocation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// The first entry.
+    pub first: u16,
+    /// How many.
+    pub count: u16,
+}
+
+impl Span {
+    /// No entry.
+    pub const EMPTY: Span = Span { first: 0, count: 0 };
+
+    /// The span `first..first + count`; fails to compile (in a constant) past `u16::MAX`.
+    pub const fn new(first: usize, count: usize) -> Span {
+        assert!(
+            first + count <= u16::MAX as usize,
+            "pool too large for u16 indices"
+        );
+        Span {
+            first: first as u16,
+            count: count as u16,
+        }
+    }
+
+    /// The indices it covers.
+    pub fn range(self) -> std::ops::Range<usize> {
+        let first = usize::from(self.first);
+        first..first + usize::from(self.count)
+    }
+}
+
+impl StrTable {
+    /// The entries of `span` (fewer past the end).
+    pub fn span(&self, span: Span) -> Iter<'static> {
+        self.range(usize::from(span.first), usize::from(span.count))
     }
 }
 
@@ -309,6 +372,23 @@ mod tests {
     static WORDS: StrTable = str_table!["alpha", "", "βeta", "gamma", "δ"];
     const LIST: &[&str] = &["x", "yy", "zzz"];
     static FROM_LIST: StrTable = str_table!(@list LIST);
+
+    /// A table built at run time reads back like one built at compile time; a span reads its
+    /// entries.
+    #[test]
+    fn run_time_tables_and_spans_read_back() {
+        let want = ["alpha", "", "βeta", "gamma", "δ"];
+        let t = StrTable::leaked(&want);
+        assert_eq!(t.to_vec(), WORDS.to_vec());
+        assert_eq!(
+            t.span(Span::new(1, 3)).collect::<Vec<_>>(),
+            ["", "βeta", "gamma"]
+        );
+        assert_eq!(t.span(Span::new(4, 9)).collect::<Vec<_>>(), ["δ"]);
+        assert_eq!(t.span(Span::EMPTY).count(), 0);
+        assert_eq!(Span::new(2, 3).range(), 2..5);
+        assert!(StrTable::leaked(&[]).is_empty());
+    }
 
     #[test]
     fn entries_read_back_as_written() {

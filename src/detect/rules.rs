@@ -1861,7 +1861,7 @@ impl LiteralIndex {
             single_set: Box::leak(single_set),
             rank: Box::leak(rank),
             key_start: key_start.leak(),
-            lits: leaked_table(&lits),
+            lits: crate::strtab::StrTable::leaked(&lits),
         }
     }
 
@@ -1954,21 +1954,6 @@ impl LiteralIndex {
             }
         }
     }
-}
-
-/// A [`crate::strtab::StrTable`] of `lits`, built at run time (its buffers leaked, like the rest
-/// of a run-time [`LiteralIndex`]).
-fn leaked_table(lits: &[&str]) -> crate::strtab::StrTable {
-    let joined: &'static [u8] = lits.concat().into_bytes().leak();
-    let mut at = 0u32;
-    let ends: Vec<u32> = lits
-        .iter()
-        .map(|l| {
-            at = at.saturating_add(u32::try_from(l.len()).unwrap_or(u32::MAX));
-            at
-        })
-        .collect();
-    crate::strtab::StrTable::from_parts(joined, ends.leak())
 }
 
 /// `v` sorted by its `u16` keys, stably (LSD radix sort, a byte per pass).

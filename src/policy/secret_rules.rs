@@ -18,7 +18,7 @@
 use std::sync::OnceLock;
 
 use crate::detect::rules::LiteralIndex;
-use crate::strtab::StrTable;
+use crate::strtab::{Span, StrTable};
 use crate::text::{ceil_boundary, floor_boundary};
 
 #[rustfmt::skip]
@@ -94,33 +94,6 @@ struct Prefix {
 struct Allow {
     on_match: bool,
     pattern: &'static str,
-}
-
-/// Entries `first..first + count` of a pool table.
-#[derive(Debug, Clone, Copy)]
-struct Span {
-    first: u16,
-    count: u16,
-}
-
-impl Span {
-    const EMPTY: Span = Span { first: 0, count: 0 };
-
-    const fn new(first: usize, count: usize) -> Span {
-        assert!(
-            first + count <= u16::MAX as usize,
-            "pool too large for u16 indices"
-        );
-        Span {
-            first: first as u16,
-            count: count as u16,
-        }
-    }
-
-    fn range(self) -> std::ops::Range<usize> {
-        let first = usize::from(self.first);
-        first..first + usize::from(self.count)
-    }
 }
 
 /// A [`Rule`] without pointers (a static table of these costs no start-up relocation): its
@@ -510,7 +483,7 @@ fn accepted(eng: &'static Engine, r: &PackedRule, secret: &str, whole: &str) -> 
     if eng
         .global_stops
         .iter()
-        .chain(table::STRS.range(r.stops.first.into(), r.stops.count.into()))
+        .chain(table::STRS.span(r.stops))
         .any(|w| lower.contains(w))
     {
         return false;
@@ -552,8 +525,7 @@ pub fn scan(text: &str, limit: usize) -> Vec<SecretHit<'_>> {
                 WINDOW_BEFORE_ASSIGNMENT
             } else if let Some(p) = &r.prefix {
                 let at = &text.as_bytes()[start..];
-                let mut literals =
-                    table::STRS.range(p.literals.first.into(), p.literals.count.into());
+                let mut literals = table::STRS.span(p.literals);
                 let holds = literals.any(|l| {
                     if p.case_sensitive {
                         at.starts_with(l.as_bytes())

@@ -1189,12 +1189,7 @@ const N_STRS: usize = {
     n
 };
 
-/// A span of [`STRS`]: its first string and how many.
-#[derive(Debug, Clone, Copy)]
-struct Span {
-    first: u16,
-    count: u16,
-}
+use crate::strtab::Span;
 
 /// An entry of [`CAP_DEFS`] without pointers: its strings are spans of [`STRS`] (its name is
 /// string `i` for entry `i`).
@@ -1208,19 +1203,14 @@ struct Packed {
     net: Net,
     downloader: bool,
     stdin: Stdin,
-    /// The wrap spec: its two option strings (a span of two) and its option list, and its
-    /// operand count.
-    wrap: Option<(Span, Span, usize)>,
+    /// The wrap spec: where its two option strings are (one after the other), its option list,
+    /// and its operand count.
+    wrap: Option<(u16, Span, usize)>,
     operand_sets: OperandSets,
 }
 
 /// `c`'s scalar fields with its lists as spans of [`STRS`].
-const fn packed_of(
-    c: &Cap,
-    options: Span,
-    subs: Span,
-    wrap: Option<(Span, Span, usize)>,
-) -> Packed {
+const fn packed_of(c: &Cap, options: Span, subs: Span, wrap: Option<(u16, Span, usize)>) -> Packed {
     Packed {
         does: c.does,
         others: c.others,
@@ -1239,55 +1229,41 @@ const fn packed_of(
 /// options, subcommands and wrap spec strings) and what each option or subcommand does (an
 /// entry per string; `ReadOnly` for the others), and the packed entries.
 const PACKING: ([&str; N_STRS], [Does; N_STRS], [Packed; N_CAPS]) = {
-    const NONE: Span = Span { first: 0, count: 0 };
     let mut strs = [""; N_STRS];
     let mut does = [Does::ReadOnly; N_STRS];
-    let mut packed = [packed_of(&cap("", Does::ReadOnly), NONE, NONE, None); N_CAPS];
-    assert!(
-        N_STRS <= u16::MAX as usize,
-        "the table outgrew its u16 spans"
-    );
+    let mut packed = [packed_of(&cap("", Does::ReadOnly), Span::EMPTY, Span::EMPTY, None); N_CAPS];
+    // Writes `list` (with what each does) at `at` and returns its span.
+    const fn put(
+        strs: &mut [&'static str; N_STRS],
+        does: &mut [Does; N_STRS],
+        at: usize,
+        list: &[(&'static str, Does)],
+    ) -> Span {
+        let mut k = 0;
+        while k < list.len() {
+            strs[at + k] = list[k].0;
+            does[at + k] = list[k].1;
+            k += 1;
+        }
+        Span::new(at, list.len())
+    }
     let mut at = N_CAPS;
     let mut i = 0;
     while i < N_CAPS {
         let c = &CAP_DEFS[i];
         strs[i] = c.program;
-        let options = Span {
-            first: at as u16,
-            count: c.options.len() as u16,
-        };
-        let mut k = 0;
-        while k < c.options.len() {
-            strs[at] = c.options[k].0;
-            does[at] = c.options[k].1;
-            at += 1;
-            k += 1;
-        }
-        let subs = Span {
-            first: at as u16,
-            count: c.subs.len() as u16,
-        };
-        k = 0;
-        while k < c.subs.len() {
-            strs[at] = c.subs[k].0;
-            does[at] = c.subs[k].1;
-            at += 1;
-            k += 1;
-        }
+        let options = put(&mut strs, &mut does, at, c.options);
+        at += c.options.len();
+        let subs = put(&mut strs, &mut does, at, c.subs);
+        at += c.subs.len();
         let wrap = match c.wrap {
             Some((a, b, list, n)) => {
-                let pair = Span {
-                    first: at as u16,
-                    count: 2,
-                };
+                let pair = Span::new(at, 2).first;
                 strs[at] = a;
                 strs[at + 1] = b;
                 at += 2;
-                let l = Span {
-                    first: at as u16,
-                    count: list.len() as u16,
-                };
-                k = 0;
+                let l = Span::new(at, list.len());
+                let mut k = 0;
                 while k < list.len() {
                     strs[at] = list[k];
                     at += 1;
@@ -1327,10 +1303,9 @@ fn pairs(span: Span) -> &'static [(&'static str, Does)] {
     if span.count == 0 {
         return &[];
     }
-    let first = usize::from(span.first);
     let v: Vec<(&'static str, Does)> = STRS
-        .range(first, usize::from(span.count))
-        .zip(STR_DOES.get(first..).unwrap_or(&[]).iter().copied())
+        .span(span)
+        .zip(STR_DOES.get(span.range()).unwrap_or(&[]).iter().copied())
         .collect();
     v.leak()
 }
@@ -1348,13 +1323,11 @@ fn unpack(i: usize, p: &Packed) -> Cap {
         downloader: p.downloader,
         stdin: p.stdin,
         wrap: p.wrap.map(|(pair, list, n)| {
-            let first = usize::from(pair.first);
+            let first = usize::from(pair);
             let l: &'static [&'static str] = if list.count == 0 {
                 &[]
             } else {
-                STRS.range(usize::from(list.first), usize::from(list.count))
-                    .collect::<Vec<_>>()
-                    .leak()
+                STRS.span(list).collect::<Vec<_>>().leak()
             };
             (STRS.at(first), STRS.at(first + 1), l, n)
         }),
